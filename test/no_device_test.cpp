@@ -1,0 +1,60 @@
+// What a user sees on a machine without a GPU: a CudaError that names the CUDA error and the call, never a
+// crash. These cases only make sense without a device, so on a GPU machine they are skipped visibly.
+#include <boost/test/unit_test.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+import gpuchrono;
+
+namespace {
+struct without_device {
+    boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
+        boost::test_tools::assertion_result r(gpuchrono::device_count() == 0);
+        r.message() << "a CUDA device is present: the no-device paths cannot be exercised here";
+        return r;
+    }
+};
+
+bool names_a_no_device_error(const std::string& what) {
+    return what.find("cudaErrorNoDevice") != std::string::npos ||
+           what.find("cudaErrorInsufficientDriver") != std::string::npos;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(no_device, *boost::unit_test::precondition(without_device()))
+
+BOOST_AUTO_TEST_CASE(device_queries_answer_zero_and_say_why) {
+    BOOST_TEST(gpuchrono::device_count() == 0);
+    const auto why = gpuchrono::no_device_reason();
+    BOOST_REQUIRE(why.has_value());
+    BOOST_TEST(names_a_no_device_error(*why), *why);
+}
+
+BOOST_AUTO_TEST_CASE(event_timer_throws_a_named_cuda_error) {
+    try {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(cudaStream_t{});
+        BOOST_FAIL("an EventPolicy timer cannot start without a device");
+    } catch (const gpuchrono::CudaError& e) {
+        BOOST_TEST(names_a_no_device_error(e.what()), e.what());
+        BOOST_TEST(std::string(e.what()).find("cudaStreamGetDevice") != std::string::npos, e.what());
+        BOOST_TEST(names_a_no_device_error(e.name()));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(host_sync_timer_throws_a_named_cuda_error) {
+    try {
+        gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy> t(cudaStream_t{}, gpuchrono::SyncScope::device);
+        BOOST_FAIL("a HostSyncPolicy timer cannot start without a device");
+    } catch (const gpuchrono::CudaError& e) {
+        BOOST_TEST(names_a_no_device_error(e.what()), e.what());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(event_pool_throws_a_named_cuda_error) {
+    BOOST_CHECK_EXCEPTION((void)gpuchrono::EventPool::instance().acquire(0), gpuchrono::CudaError,
+                          [](const gpuchrono::CudaError& e) { return names_a_no_device_error(e.what()); });
+}
+
+BOOST_AUTO_TEST_SUITE_END()

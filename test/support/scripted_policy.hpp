@@ -1,0 +1,45 @@
+// A TimingPolicy whose every step is scripted by the test, so the ScopedTimer state machine can be checked
+// without a GPU: how often start/stop ran, what stop returns, and whether it throws.
+#pragma once
+
+#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/measurement.hpp>
+
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+struct PolicyScript {
+    int starts = 0;
+    int stops = 0;
+    bool throw_at_start = false;
+    bool throw_at_stop = false;
+    double stop_ns = 1000.0;
+};
+
+class ScriptedPolicy {
+public:
+    static constexpr std::string_view name = "scripted";
+
+    explicit ScriptedPolicy(PolicyScript& script) : script_(&script) {}
+    ScriptedPolicy(ScriptedPolicy&& o) noexcept : script_(std::exchange(o.script_, nullptr)) {}
+    ScriptedPolicy& operator=(ScriptedPolicy&& o) noexcept {
+        script_ = std::exchange(o.script_, nullptr);
+        return *this;
+    }
+
+    void start() {
+        ++script_->starts;
+        if (script_->throw_at_start)
+            throw gpuchrono::CudaError(cudaErrorLaunchFailure, "scripted start", "a test that scripts a failure");
+    }
+    gpuchrono::Measurement stop() {
+        ++script_->stops;
+        if (script_->throw_at_stop)
+            throw gpuchrono::CudaError(cudaErrorIllegalAddress, "scripted stop", "a test that scripts a failure");
+        return gpuchrono::Measurement::completed(name, gpuchrono::Duration::from_ns(script_->stop_ns), 0);
+    }
+
+private:
+    PolicyScript* script_;
+};
