@@ -85,4 +85,15 @@ BOOST_AUTO_TEST_CASE(series_keep_failures_and_collect_findings_once) {
     BOOST_CHECK_THROW((void)set.at("missing"), std::out_of_range);
 }
 
+// The README's usage: repeated scopes accumulate into a named series, which pipes into the statistics.
+BOOST_AUTO_TEST_CASE(a_series_pipes_into_the_statistics) {
+    gpuchrono::SeriesSet set;
+    for (double us : {3.0, 1.0, 2.0}) set["k"].add(Measurement::completed("event", Duration::from_us(us), 0));
+    set["k"].add(Measurement::failure("event", "cudaErrorLaunchFailure", 0));
+    const gpuchrono::Stats s = set["k"].durations() | gpuchrono::summarize;
+    BOOST_TEST(s.count == 3u);  // the failed measurement is counted by failed_count(), not summarised as a zero
+    BOOST_TEST(s.median.us() == 2.0);
+    BOOST_TEST(s.min.us() == 1.0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
