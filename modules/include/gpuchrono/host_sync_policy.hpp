@@ -4,13 +4,23 @@
 //
 // SyncScope::stream (default) synchronises the given stream; SyncScope::device synchronises the stream's
 // whole device, for work spread over several streams.
+//
+// Checks (findings land in the Measurement; codes in finding_catalog.hpp): at start, at most every 250 ms per
+// device, the GPU's clock state through NVML (gpu_state.hpp), and the current device; at stop, after the clock
+// is read, whether the current device changed, whether the timed stream is the legacy default stream (stream
+// scope), and whether the device schedules with cudaDeviceScheduleBlockingSync (the host then wakes late from
+// both synchronisations). Synchronising inside a stream capture would invalidate the capture, so a timer whose
+// stream is being captured is refused with TimerError, at start or at stop: time the graph launch instead, or
+// use EventPolicy, which records into the capture.
 #pragma once
 
+#include <gpuchrono/gpu_state.hpp>
 #include <gpuchrono/measurement.hpp>
 
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <optional>
 #include <string_view>
 
 namespace gpuchrono {
@@ -32,11 +42,14 @@ public:
 
 private:
     void synchronize(const char* when);
+    void refuse_capture(const char* when) const;
 
     cudaStream_t stream_;
     SyncScope scope_;
     int device_;
     std::chrono::steady_clock::time_point started_{};
+    int device_at_start_ = -1;
+    std::optional<GpuState> gpu_state_;
 };
 
 }  // namespace gpuchrono

@@ -1,0 +1,59 @@
+#include <gpuchrono/check_cold_start.hpp>
+#include <gpuchrono/check_host_stop.hpp>
+#include <gpuchrono/check_stream_state.hpp>
+#include <gpuchrono/device.hpp>
+#include <gpuchrono/driver_probe.hpp>
+#include <gpuchrono/finding_reaction.hpp>
+#include <gpuchrono/host_clock_policy.hpp>
+#include <gpuchrono/stream_state.hpp>
+
+#include <atomic>
+
+namespace gpuchrono {
+
+namespace {
+// Contexts are created once per device and process; after one has been seen, a host timer stops asking.
+std::atomic<bool> context_seen{false};
+
+int contexts_now() noexcept {
+    const int n = active_primary_contexts();
+    if (n > 0) context_seen.store(true, std::memory_order_relaxed);
+    return n;
+}
+}  // namespace
+
+HostClockPolicy::HostClockPolicy(cudaStream_t watched)
+    : watched_(watched), watching_(true), stream_device_(stream_device(watched)) {}
+
+void HostClockPolicy::start() {
+    if (watching_) {
+        device_at_start_ = current_device();
+    } else {
+        contexts_at_start_ = context_seen.load(std::memory_order_relaxed) ? -1 : contexts_now();
+    }
+    started_ = std::chrono::steady_clock::now();
+}
+
+// Not inlined into ScopedTimer: its return address is the user's call site, which reports are keyed on.
+[[gnu::noinline]] Measurement HostClockPolicy::stop() {
+    const auto stopped = std::chrono::steady_clock::now();
+    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
+    const Duration measured(stopped - started_);
+    Measurement m = Measurement::completed(name, measured, -1);
+    Findings found;
+    if (watching_) {
+        if (stream_is_capturing(watched_)) {
+            if (auto f = check_host_timer_capture(true, measured)) found.push_back(std::move(*f));
+        } else if (auto f = check_host_stop(!stream_is_idle(watched_), measured)) {
+            found.push_back(std::move(*f));
+        }
+        if (auto f = check_device_changed(device_at_start_, current_device(), stream_device_, name))
+            found.push_back(std::move(*f));
+    } else if (contexts_at_start_ == 0) {
+        if (auto f = check_context_created(contexts_at_start_, contexts_now(), measured)) found.push_back(std::move(*f));
+    }
+    handle_findings(m, std::move(found), site);
+    return m;
+}
+
+}  // namespace gpuchrono

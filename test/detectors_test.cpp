@@ -1,0 +1,410 @@
+// Every detector's decision on synthetic inputs: the case that must fire, the case that must stay silent, and
+// the boundary between them. No GPU: the policies feed these same functions what they observe.
+#include <boost/test/unit_test.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+import gpuchrono;
+
+using gpuchrono::BlockSample;
+using gpuchrono::Duration;
+using gpuchrono::Finding;
+using gpuchrono::Findings;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+bool has_code(const Findings& found, std::string_view code) {
+    for (const Finding& f : found)
+        if (f.code == code) return true;
+    return false;
+}
+
+gpuchrono::EventIntervalObservation observed(bool idle_start, bool idle_stop, Duration host,
+                                             std::optional<Duration> interval) {
+    gpuchrono::EventIntervalObservation o;
+    o.idle_at_start = idle_start;
+    o.idle_at_stop = idle_stop;
+    o.host_time = host;
+    o.interval = interval;
+    return o;
+}
+
+BlockSample sample(std::uint32_t block, std::uint64_t start_ns, std::uint64_t stop_ns, std::uint32_t sm = 0) {
+    BlockSample s;
+    s.block = block;
+    s.sm_start = s.sm_stop = sm;
+    s.start_ns = start_ns;
+    s.stop_ns = stop_ns;
+    s.start_cycles = start_ns * 2;
+    s.stop_cycles = stop_ns * 2;
+    s.accumulated_ns = stop_ns - start_ns;
+    return s;
+}
+
+gpuchrono::GpuState state(unsigned mhz, unsigned long long reasons, unsigned others = 0) {
+    gpuchrono::GpuState s;
+    s.device = 0;
+    s.sm_clock_mhz = mhz;
+    s.max_sm_clock_mhz = 1980;
+    s.clock_event_reasons = reasons;
+    s.other_processes = others;
+    return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(detectors)
+
+// --- PITFALLS.md #1, #13: host clock around async work ---
+
+BOOST_AUTO_TEST_CASE(host_stop_with_pending_work_says_what_was_missed) {
+    const auto f = gpuchrono::check_host_stop(true, Duration::from_us(68.8));
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "host-stop-with-pending-work");
+    BOOST_TEST(f->message ==
+               "stream had pending work when the host timer stopped: the 68.8 us measured exclude it; synchronize the "
+               "stream or use EventPolicy");
+    BOOST_TEST(f->evidence_or("measured_ns", 0) == 68800.0);
+    BOOST_TEST(!gpuchrono::check_host_stop(false, Duration::from_us(68.8)).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(host_timer_during_capture) {
+    const auto f = gpuchrono::check_host_timer_capture(true, Duration::from_us(12));
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "host-timer-during-capture");
+    BOOST_TEST(contains(f->message, "12.0 us"), f->message);
+    BOOST_TEST(!gpuchrono::check_host_timer_capture(false, Duration::from_us(12)).has_value());
+}
+
+// --- issue 4 item 2 and PITFALLS.md #8: what an event interval holds besides GPU work ---
+
+BOOST_AUTO_TEST_CASE(a_stream_idle_at_both_ends_is_reported) {
+    const auto f = gpuchrono::check_timed_stream_idle(observed(true, true, Duration::from_us(9), Duration::from_us(11)));
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "timed-stream-idle");
+    BOOST_TEST(contains(f->message, "11.0 us measured are host time"), f->message);
+    BOOST_TEST(contains(f->message, "another stream"), f->message);
+    // Without the interval (lazy mode) it still fires, without quoting one.
+    BOOST_TEST(gpuchrono::check_timed_stream_idle(observed(true, true, Duration::from_us(9), std::nullopt)).has_value());
+    BOOST_TEST(!gpuchrono::check_timed_stream_idle(observed(true, false, Duration::from_us(9), Duration::from_us(11))));
+    BOOST_TEST(!gpuchrono::check_timed_stream_idle(observed(false, true, Duration::from_us(9), Duration::from_us(11))));
+}
+
+BOOST_AUTO_TEST_CASE(host_work_after_an_idle_start_is_reported_with_its_share) {
+    // start; 2 ms of host work; a 1 ms kernel; stop.
+    auto o = observed(true, false, Duration::from_ms(2), Duration::from_ms(3));
+    const auto f = gpuchrono::check_host_time_in_interval(o);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "host-time-in-event-interval");
+    BOOST_TEST(contains(f->message, "67% of the 3.00 ms event interval is host time"), f->message);
+    BOOST_TEST(!contains(f->message, "lazy module loading"), f->message);
+    o.loading = gpuchrono::ModuleLoading::lazy;
+    BOOST_TEST(contains(gpuchrono::check_host_time_in_interval(o)->message, "lazy module loading is on"));
+}
+
+BOOST_AUTO_TEST_CASE(host_time_is_silent_when_the_gpu_work_dominates_or_it_is_small) {
+    // start; launch a 5 ms kernel; 1 ms of host work that overlaps it; stop: correct use.
+    BOOST_TEST(!gpuchrono::check_host_time_in_interval(observed(true, false, Duration::from_ms(1), Duration::from_ms(5))));
+    // Exactly half is reported, just under half is not.
+    BOOST_TEST(gpuchrono::check_host_time_in_interval(observed(true, false, Duration::from_us(50), Duration::from_us(100))).has_value());
+    BOOST_TEST(!gpuchrono::check_host_time_in_interval(observed(true, false, Duration::from_us(49.9), Duration::from_us(100))));
+    // A launch or two on the host (under 20 us) is not host work.
+    BOOST_TEST(!gpuchrono::check_host_time_in_interval(observed(true, false, Duration::from_us(19), Duration::from_us(25))));
+    BOOST_TEST(gpuchrono::check_host_time_in_interval(observed(true, false, Duration::from_us(20), Duration::from_us(25))).has_value());
+    // Busy at start: the start event waited for earlier work, host time before the launch is not in the interval.
+    BOOST_TEST(!gpuchrono::check_host_time_in_interval(observed(false, false, Duration::from_ms(2), Duration::from_ms(3))));
+    // Idle at stop is the other finding's case; unknown interval says nothing.
+    BOOST_TEST(!gpuchrono::check_host_time_in_interval(observed(true, true, Duration::from_ms(2), Duration::from_ms(3))));
+    BOOST_TEST(!gpuchrono::check_host_time_in_interval(observed(true, false, Duration::from_ms(2), std::nullopt)));
+}
+
+// --- PITFALLS.md #7, #22: the event-pair floor ---
+
+BOOST_AUTO_TEST_CASE(an_interval_near_the_event_floor_is_reported) {
+    const auto f = gpuchrono::check_event_floor(Duration::from_ns(3100), Duration::from_ns(1410));
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "interval-below-event-floor");
+    BOOST_TEST(contains(f->message, "3.10 us is less than 10x the 1.41 us"), f->message);
+    BOOST_TEST(contains(f->message, "up to 45% of it"), f->message);
+    BOOST_TEST(!gpuchrono::check_event_floor(Duration::from_ns(14100), Duration::from_ns(1410)));  // exactly 10x
+    BOOST_TEST(gpuchrono::check_event_floor(Duration::from_ns(14099), Duration::from_ns(1410)).has_value());
+    BOOST_TEST(!gpuchrono::check_event_floor(Duration::from_ns(3100), Duration::from_ns(0)));  // floor unknown
+    BOOST_TEST(!gpuchrono::check_event_floor(Duration::from_ns(3100), Duration::from_ns(std::nan(""))));
+}
+
+// --- PITFALLS.md #10, #12, #13, #14, #28: streams and devices ---
+
+BOOST_AUTO_TEST_CASE(a_device_change_inside_the_scope_is_reported) {
+    BOOST_TEST(!gpuchrono::check_device_changed(0, 0, 0, "event"));
+    const auto f = gpuchrono::check_device_changed(0, 1, 0, "event");
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "timer-device-changed");
+    BOOST_TEST(contains(f->message, "changed from 0 to 1 between the event timer's start and stop"), f->message);
+    BOOST_TEST(contains(f->message, "work launched on device 1"), f->message);
+    // Timing device 1 from a thread that moved back to 0: the missed work is on 0.
+    BOOST_TEST(contains(gpuchrono::check_device_changed(1, 0, 1, "host-sync")->message, "work launched on device 0"));
+}
+
+BOOST_AUTO_TEST_CASE(the_legacy_default_stream_is_named) {
+    BOOST_TEST(gpuchrono::is_legacy_default_stream(nullptr));
+    BOOST_TEST(gpuchrono::is_legacy_default_stream(cudaStreamLegacy));
+    BOOST_TEST(!gpuchrono::is_legacy_default_stream(cudaStreamPerThread));
+    const auto f = gpuchrono::check_legacy_stream(true, "event");
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "legacy-default-stream");
+    BOOST_TEST((f->severity == gpuchrono::Severity::info));
+    BOOST_TEST(!gpuchrono::check_legacy_stream(false, "event"));
+}
+
+BOOST_AUTO_TEST_CASE(blocking_sync_scheduling_is_named) {
+    BOOST_TEST(gpuchrono::check_blocking_sync(cudaDeviceScheduleBlockingSync, 0).has_value());
+    BOOST_TEST(gpuchrono::check_blocking_sync(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost, 0).has_value());
+    BOOST_TEST(!gpuchrono::check_blocking_sync(cudaDeviceScheduleSpin | cudaDeviceMapHost, 0));
+    BOOST_TEST(!gpuchrono::check_blocking_sync(cudaDeviceScheduleAuto, 0));
+    BOOST_TEST(!gpuchrono::check_blocking_sync(cudaDeviceScheduleYield, 0));
+}
+
+BOOST_AUTO_TEST_CASE(a_capture_is_explained_as_info) {
+    const Finding f = gpuchrono::capture_finding(2);
+    BOOST_TEST(f.code == "timer-in-stream-capture");
+    BOOST_TEST((f.severity == gpuchrono::Severity::info));
+    BOOST_TEST(contains(f.message, "device 2"), f.message);
+}
+
+// --- PITFALLS.md #3, #4: cold starts ---
+
+BOOST_AUTO_TEST_CASE(a_context_created_in_the_scope_is_reported) {
+    const auto f = gpuchrono::check_context_created(0, 1, Duration::from_ms(250));
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "context-created-in-timer");
+    BOOST_TEST(contains(f->message, "250 ms measured include creating it"), f->message);
+    BOOST_TEST(!gpuchrono::check_context_created(1, 1, Duration::from_ms(1)));
+    BOOST_TEST(!gpuchrono::check_context_created(0, 0, Duration::from_ms(1)));
+    BOOST_TEST(!gpuchrono::check_context_created(-1, 1, Duration::from_ms(1)));  // unknown at start
+    BOOST_TEST(!gpuchrono::check_context_created(0, -1, Duration::from_ms(1)));
+}
+
+BOOST_AUTO_TEST_CASE(a_first_sample_above_one_and_a_half_medians_is_cold) {
+    const std::vector<Duration> cold = {Duration::from_us(430), Duration::from_us(11), Duration::from_us(12),
+                                        Duration::from_us(10)};
+    const auto f = gpuchrono::check_cold_first_sample(cold);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "cold-first-sample");
+    BOOST_TEST(contains(f->message, "the first sample 430 us is 39.1x the median 11.0 us of the 3 after it"), f->message);
+    BOOST_TEST(contains(gpuchrono::check_cold_first_sample(cold, gpuchrono::ModuleLoading::lazy)->message,
+                        "lazy module loading is on"));
+    // The median of an even count is the mean of the middle two: 10, 11, 11, 12 -> 11; 1.5 x 11 = 16.5.
+    const std::vector<Duration> at_ratio = {Duration::from_us(16.5), Duration::from_us(10), Duration::from_us(12),
+                                            Duration::from_us(11), Duration::from_us(11)};
+    BOOST_TEST(!gpuchrono::check_cold_first_sample(at_ratio));
+    const std::vector<Duration> above = {Duration::from_us(16.6), Duration::from_us(10), Duration::from_us(12)};
+    BOOST_TEST(gpuchrono::check_cold_first_sample(above).has_value());
+    const std::vector<Duration> too_short = {Duration::from_us(430), Duration::from_us(11)};
+    BOOST_TEST(!gpuchrono::check_cold_first_sample(too_short));
+    const std::vector<Duration> warm = {Duration::from_us(11), Duration::from_us(430), Duration::from_us(10)};
+    BOOST_TEST(!gpuchrono::check_cold_first_sample(warm));
+}
+
+// --- PITFALLS.md #5, #6, #27: GPU state from NVML ---
+
+BOOST_AUTO_TEST_CASE(an_idle_clock_is_reported_only_when_the_clock_is_also_low) {
+    const Findings idle = gpuchrono::check_gpu_state(state(345, gpuchrono::clock_event::gpu_idle));
+    BOOST_REQUIRE(idle.size() == 1u);
+    BOOST_TEST(idle[0].code == "gpu-idle-clock");
+    BOOST_TEST(contains(idle[0].message, "SM clock 345 MHz of 1980 MHz max"), idle[0].message);
+    BOOST_TEST(idle[0].evidence_or("sm_clock_mhz", 0) == 345.0);
+    // Nothing running right now, but the clock is still up: the next sample runs at full speed.
+    BOOST_TEST(gpuchrono::check_gpu_state(state(1980, gpuchrono::clock_event::gpu_idle)).empty());
+    BOOST_TEST(gpuchrono::check_gpu_state(state(1485, gpuchrono::clock_event::gpu_idle)).empty());  // exactly 75%
+}
+
+BOOST_AUTO_TEST_CASE(capping_reasons_are_reported_whatever_the_clock) {
+    const Findings capped = gpuchrono::check_gpu_state(
+        state(1560, gpuchrono::clock_event::sw_power_cap | gpuchrono::clock_event::gpu_idle));
+    BOOST_REQUIRE(capped.size() == 1u);
+    BOOST_TEST(capped[0].code == "gpu-clock-throttled");
+    BOOST_TEST(contains(capped[0].message, "reported SwPowerCap at SM clock 1560 MHz"), capped[0].message);
+    for (unsigned long long bit : {gpuchrono::clock_event::hw_slowdown, gpuchrono::clock_event::sw_thermal_slowdown,
+                                   gpuchrono::clock_event::hw_thermal_slowdown,
+                                   gpuchrono::clock_event::hw_power_brake_slowdown})
+        BOOST_TEST(has_code(gpuchrono::check_gpu_state(state(1980, bit)), "gpu-clock-throttled"));
+}
+
+BOOST_AUTO_TEST_CASE(a_low_clock_without_a_reason_is_reported) {
+    BOOST_TEST(has_code(gpuchrono::check_gpu_state(state(1000, 0)), "gpu-clock-low"));
+    BOOST_TEST(has_code(gpuchrono::check_gpu_state(state(1000, gpuchrono::clock_event::applications_clocks_setting)),
+                        "gpu-clock-low"));
+    gpuchrono::GpuState unknown_reasons = state(1000, 0);
+    unknown_reasons.clock_event_reasons.reset();
+    BOOST_TEST(has_code(gpuchrono::check_gpu_state(unknown_reasons), "gpu-clock-low"));
+    gpuchrono::GpuState unknown_clock = state(0, 0);
+    unknown_clock.sm_clock_mhz.reset();
+    BOOST_TEST(gpuchrono::check_gpu_state(unknown_clock).empty());
+}
+
+BOOST_AUTO_TEST_CASE(other_processes_and_a_missing_nvml_are_reported) {
+    const Findings shared = gpuchrono::check_gpu_state(state(1980, 0, 2));
+    BOOST_REQUIRE(shared.size() == 1u);
+    BOOST_TEST(shared[0].code == "gpu-shared");
+    BOOST_TEST(contains(shared[0].message, "2 other process(es)"), shared[0].message);
+    gpuchrono::GpuState none;
+    none.nvml_loaded = false;
+    none.nvml_error = "dlopen(\"libnvidia-ml.so.1\") failed";
+    const Findings off = gpuchrono::check_gpu_state(none);
+    BOOST_REQUIRE(off.size() == 1u);
+    BOOST_TEST(off[0].code == "nvml-unavailable");
+    BOOST_TEST((off[0].severity == gpuchrono::Severity::info));
+    BOOST_TEST(contains(off[0].message, "libnvidia-ml.so.1"), off[0].message);
+}
+
+BOOST_AUTO_TEST_CASE(clock_event_reasons_are_named) {
+    BOOST_TEST(gpuchrono::describe_clock_event_reasons(0) == "none");
+    BOOST_TEST(gpuchrono::describe_clock_event_reasons(0x5) == "GpuIdle|SwPowerCap");
+    BOOST_TEST(gpuchrono::describe_clock_event_reasons(0x1000 | 0x40) == "HwThermalSlowdown|0x1000");
+}
+
+// --- PITFALLS.md #15, #16, #24, #25: device-clock samples ---
+
+BOOST_AUTO_TEST_CASE(a_clock_running_backwards_is_an_error) {
+    std::vector<BlockSample> samples = {sample(0, 100, 200), sample(1, 100, 250)};
+    BOOST_TEST(!gpuchrono::check_clock_monotonic(samples));
+    samples[1].stop_ns = 50;
+    const auto f = gpuchrono::check_clock_monotonic(samples);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "clock-went-backwards");
+    BOOST_TEST((f->severity == gpuchrono::Severity::error));
+    BOOST_TEST(contains(f->message, "1 of 2"), f->message);
+    // Cycles backwards on one SM is wrong; across two SMs it is only unaligned counters (not this check's).
+    std::vector<BlockSample> cycles = {sample(0, 100, 200)};
+    cycles[0].stop_cycles = cycles[0].start_cycles - 1;
+    BOOST_TEST(gpuchrono::check_clock_monotonic(cycles).has_value());
+    cycles[0].sm_stop = 5;
+    BOOST_TEST(!gpuchrono::check_clock_monotonic(cycles));
+}
+
+BOOST_AUTO_TEST_CASE(cycles_across_two_sms_are_refused) {
+    const BlockSample a = sample(0, 0, 10, 3), b = sample(7, 0, 20, 40), c = sample(8, 0, 30, 3);
+    const auto f = gpuchrono::check_cycle_span(a, b);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "cycles-across-sms");
+    BOOST_TEST(contains(f->message, "(SM 3) to block 7 region 0's stop (SM 40)"), f->message);
+    BOOST_TEST(!gpuchrono::check_cycle_span(a, c));
+}
+
+BOOST_AUTO_TEST_CASE(a_partial_last_wave_is_reported_when_it_idles_much_of_the_gpu) {
+    const auto f = gpuchrono::check_waves(133, 132, 1);  // PITFALLS.md #24
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "partial-last-wave");
+    BOOST_TEST(contains(f->message, "1.01 waves, the last holds 1 blocks and 49.6% of the launch's block slots stay idle"),
+               f->message);
+    BOOST_TEST(!gpuchrono::check_waves(132, 132, 1));   // one full wave
+    BOOST_TEST(!gpuchrono::check_waves(1000, 132, 1));  // 7.58 waves: 5.3% idle
+    BOOST_TEST(gpuchrono::check_waves(198, 132, 1).has_value());  // 1.5 waves: 25% idle
+    BOOST_TEST(!gpuchrono::check_waves(133, 0, 1));  // SM count unknown
+    BOOST_TEST(!gpuchrono::check_waves(133, 132, 0));  // occupancy unknown
+}
+
+BOOST_AUTO_TEST_CASE(blocks_that_could_run_together_but_started_apart_are_reported) {
+    const std::vector<BlockSample> apart = {sample(0, 0, 1000), sample(1, 10, 1010), sample(2, 20, 1020),
+                                            sample(3, 900, 1900)};
+    const auto f = gpuchrono::check_block_start_spread(apart, 132);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "block-start-spread");
+    BOOST_TEST(contains(f->message, "started over 900 ns, against a median region length of 1.00 us"), f->message);
+    const std::vector<BlockSample> together = {sample(0, 0, 1000), sample(1, 10, 1010), sample(2, 400, 1400)};
+    BOOST_TEST(!gpuchrono::check_block_start_spread(together, 132));  // 400 ns of 1 us: under half
+    BOOST_TEST(!gpuchrono::check_block_start_spread(apart, 2));  // more blocks than slots: waves
+    BOOST_TEST(!gpuchrono::check_block_start_spread(apart, 0));  // slots unknown
+}
+
+BOOST_AUTO_TEST_CASE(block_samples_get_every_check_that_applies) {
+    gpuchrono::BlockSamples s;
+    s.sm_count = 132;
+    s.resident_blocks_per_sm = 1;
+    s.grid_blocks = 133;
+    for (std::uint32_t b = 0; b < 133; ++b) s.samples.push_back(sample(b, b < 132 ? 0 : 10'000, b < 132 ? 10'000 : 20'000));
+    const Findings found = gpuchrono::check_block_samples(s);
+    BOOST_TEST(has_code(found, "partial-last-wave"));
+    BOOST_TEST(!has_code(found, "block-start-spread"));  // 133 blocks do not fit at once: the spread is the wave
+    s.grid_blocks = 4;
+    s.samples = {sample(0, 0, 1000), sample(1, 0, 1000), sample(2, 0, 1000), sample(3, 2000, 3000)};
+    s.resident_blocks_per_sm = 0;  // unknown: one block per SM is still certain
+    const Findings small = gpuchrono::check_block_samples(s);
+    BOOST_TEST(has_code(small, "block-start-spread"));
+    BOOST_TEST(!has_code(small, "partial-last-wave"));
+}
+
+// --- PITFALLS.md #26: noise and sample counts ---
+
+BOOST_AUTO_TEST_CASE(samples_needed_follow_nvbench_and_the_percentile) {
+    BOOST_TEST(gpuchrono::samples_needed(50) == 10u);
+    BOOST_TEST(gpuchrono::samples_needed(0) == 10u);
+    BOOST_TEST(gpuchrono::samples_needed(100) == 10u);
+    BOOST_TEST(gpuchrono::samples_needed(95) == 20u);
+    BOOST_TEST(gpuchrono::samples_needed(5) == 20u);
+    BOOST_TEST(gpuchrono::samples_needed(99) == 100u);
+    BOOST_TEST(gpuchrono::samples_needed(99.9) == 1000u);
+    BOOST_TEST(gpuchrono::samples_needed(50, gpuchrono::NoiseLimits{.min_samples = 30}) == 30u);
+    BOOST_CHECK_THROW((void)gpuchrono::samples_needed(101), std::invalid_argument);
+    BOOST_CHECK_THROW((void)gpuchrono::samples_needed(std::nan("")), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(too_few_samples_names_the_statistic_and_the_count) {
+    const auto f = gpuchrono::check_sample_count(9, 50);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "too-few-samples");
+    BOOST_TEST(f->message == "9 sample(s) are too few for the median and the spread around it: it needs at least 10");
+    BOOST_TEST(f->fix == "take at least 10 samples");
+    BOOST_TEST(!gpuchrono::check_sample_count(10, 50));
+    BOOST_TEST(contains(gpuchrono::check_sample_count(99, 99)->message, "for p99"));
+    BOOST_TEST(!gpuchrono::check_sample_count(100, 99));
+}
+
+BOOST_AUTO_TEST_CASE(variation_above_a_stable_measurement_is_reported) {
+    // PITFALLS.md #26: a clean H100 kernel, 112.8..122.1 us with cv 0.77%: silent.
+    std::vector<Duration> clean(50, Duration::from_us(114.5));
+    clean[0] = Duration::from_us(112.8);
+    clean[1] = Duration::from_us(122.1);
+    const gpuchrono::Stats clean_stats = gpuchrono::summarize(clean);
+    BOOST_TEST(!gpuchrono::check_variation(clean_stats));
+    // One sample 20% high: cv stays under 5%, max/min does not.
+    std::vector<Duration> outlier(20, Duration::from_us(100));
+    outlier[7] = Duration::from_us(120);
+    const auto by_ratio = gpuchrono::check_variation(gpuchrono::summarize(outlier));
+    BOOST_REQUIRE(by_ratio.has_value());
+    BOOST_TEST(by_ratio->code == "high-variation");
+    BOOST_TEST(contains(by_ratio->message, "max/min 1.2 (threshold 1.1)"), by_ratio->message);
+    BOOST_TEST(by_ratio->evidence_or("max_over_min", 0) == 1.2, boost::test_tools::tolerance(1e-12));
+    // A wide spread everywhere: cv far above 5%.
+    const std::vector<Duration> wide = {Duration::from_us(50), Duration::from_us(100), Duration::from_us(150)};
+    BOOST_TEST(gpuchrono::check_variation(gpuchrono::summarize(wide))->evidence_or("cv", 0) == 0.5,
+               boost::test_tools::tolerance(1e-12));
+    // Thresholds are the caller's to set.
+    BOOST_TEST(!gpuchrono::check_variation(gpuchrono::summarize(outlier), gpuchrono::NoiseLimits{.max_cv = 0.05, .max_over_min = 1.25}));
+    // One sample has no spread; durations at or below 0 have no max/min ratio.
+    BOOST_TEST(!gpuchrono::check_variation(gpuchrono::summarize(std::vector<Duration>{Duration::from_us(1)})));
+    const std::vector<Duration> around_zero = {Duration::from_ns(0), Duration::from_ns(0), Duration::from_ns(0)};
+    BOOST_TEST(!gpuchrono::check_variation(gpuchrono::summarize(around_zero)));
+}
+
+// --- PITFALLS.md #2: pageable copies ---
+
+BOOST_AUTO_TEST_CASE(pageable_host_memory_is_reported) {
+    const auto f = gpuchrono::check_host_memory_type(cudaMemoryTypeUnregistered, 1 << 20);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "pageable-host-memory");
+    BOOST_TEST(contains(f->message, "1048576 bytes is pageable"), f->message);
+    BOOST_TEST(!gpuchrono::check_host_memory_type(cudaMemoryTypeHost, 1 << 20));
+    BOOST_TEST(!gpuchrono::check_host_memory_type(cudaMemoryTypeManaged, 1 << 20));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,78 @@
+// Cold starts need a process in which no CUDA context exists yet. ctest runs every suite in a process of its
+// own, so each of these suites starts cold there; run together with other suites, a context may exist already
+// and the suite says so and skips (a precondition, visible in the log).
+#include <boost/test/unit_test.hpp>
+
+#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: macros do not travel through import
+
+#include <spin.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <string_view>
+
+import gpuchrono;
+
+using gpuchrono::Duration;
+using gpuchrono::Finding;
+using gpuchrono::Measurement;
+
+namespace {
+
+struct no_context_yet {
+    boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
+        const int contexts = gpuchrono::active_primary_contexts();
+        boost::test_tools::assertion_result r(contexts == 0);
+        r.message() << "this process already has " << contexts
+                    << " active CUDA context(s): run this suite alone (ctest -R " << "pitfalls_cold" << ")";
+        return r;
+    }
+};
+
+void show(const char* what, const Measurement& m) {
+    BOOST_TEST_MESSAGE(what << ": " << m.duration() << ", " << m.findings().size() << " finding(s)");
+    for (const Finding& f : m.findings()) BOOST_TEST_MESSAGE("    " << gpuchrono::to_string(f));
+}
+
+bool has(const Measurement& m, std::string_view code) {
+    for (const Finding& f : m.findings())
+        if (f.code == code) return true;
+    return false;
+}
+
+}  // namespace
+
+// PITFALLS.md #3, detected: a host timer around the first CUDA call of the process.
+BOOST_AUTO_TEST_SUITE(pitfalls_cold_context, *boost::unit_test::precondition(no_context_yet()))
+
+BOOST_AUTO_TEST_CASE(a_host_timer_around_the_first_cuda_call_reports_the_context) {
+    gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);
+    gpuchrono::ScopedTimer<gpuchrono::HostClockPolicy> t;
+    GPUCHRONO_CUDA_CHECK(cudaFree(nullptr), "the first CUDA call of the process");
+    const Measurement m = t.stop();
+    show("host clock around cudaFree(nullptr) in a fresh process", m);
+    BOOST_TEST(has(m, gpuchrono::codes::context_created_in_timer));
+    BOOST_TEST(gpuchrono::active_primary_contexts() >= 1);
+    // Once a context exists the check is off: a second host timer neither asks nor reports.
+    gpuchrono::ScopedTimer<gpuchrono::HostClockPolicy> again;
+    GPUCHRONO_CUDA_CHECK(cudaFree(nullptr), "a later CUDA call");
+    BOOST_TEST(again.stop().findings().empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// PITFALLS.md #3, prevented: a GPU timer creates the context in its constructor, before its interval.
+BOOST_AUTO_TEST_SUITE(pitfalls_cold_event, *boost::unit_test::precondition(no_context_yet()))
+
+BOOST_AUTO_TEST_CASE(the_first_event_timer_of_a_process_excludes_context_creation) {
+    gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(cudaStream_t{});
+    gpuchrono::kernels::launch_spin(Duration::from_us(100), cudaStream_t{});
+    const Measurement m = t.stop();
+    show("event, 100 us spin, first CUDA use of the process", m);
+    BOOST_TEST(m.duration().ns() >= 100e3 - 500.0);
+    // Context creation takes 213-323 ms on an H100; a first launch under lazy loading well under 1 ms.
+    BOOST_TEST(m.duration().ms() < 20.0, "context creation leaked into the interval: " << m.duration());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

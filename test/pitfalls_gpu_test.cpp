@@ -1,0 +1,459 @@
+// Each detector on the GPU: a program that makes the mistake gets the matching finding, the same program done
+// right gets none. Every case prints the measurement and its findings (--log_level=message), so a run on the
+// H100 shows the messages a user would read.
+#include <boost/test/unit_test.hpp>
+
+#include "gpu_fixture.hpp"
+#include "pitfalls_kernels.hpp"
+
+#include <spin.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+import gpuchrono;
+
+using gpuchrono::Duration;
+using gpuchrono::Finding;
+using gpuchrono::Measurement;
+namespace kernels = gpuchrono::kernels;
+using namespace std::chrono_literals;
+
+namespace {
+
+const Finding* find(const Measurement& m, std::string_view code) {
+    for (const Finding& f : m.findings())
+        if (f.code == code) return &f;
+    return nullptr;
+}
+
+bool has(const Measurement& m, std::string_view code) { return find(m, code) != nullptr; }
+
+void show(const char* what, const Measurement& m) {
+    const gpuchrono::Measurement::State state = m.resolve();
+    BOOST_TEST_MESSAGE(what << ": " << m.policy() << ", "
+                            << (state == Measurement::State::ok ? gpuchrono::to_string(m.duration())
+                                                                : state == Measurement::State::pending ? "pending"
+                                                                                                       : "failed: " + m.error())
+                            << ", " << m.findings().size() << " finding(s)");
+    for (const Finding& f : m.findings()) BOOST_TEST_MESSAGE("    " << gpuchrono::to_string(f));
+}
+
+void sync(cudaStream_t s) { GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(s), "synchronising a test stream"); }
+
+// Warm up by time (PITFALLS.md #5), then let the next timer read the GPU's state again.
+void warm_up(cudaStream_t s) {
+    kernels::launch_spin(Duration::from_ms(300), s);
+    sync(s);
+    gpuchrono::reset_gpu_state_sampling();
+}
+
+struct OwnStream {
+    cudaStream_t stream = nullptr;
+    OwnStream() { GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a second stream"); }
+    ~OwnStream() { (void)cudaStreamDestroy(stream); }
+    OwnStream(const OwnStream&) = delete;
+    OwnStream& operator=(const OwnStream&) = delete;
+};
+
+struct Graph {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    ~Graph() {
+        if (exec) (void)cudaGraphExecDestroy(exec);
+        if (graph) (void)cudaGraphDestroy(graph);
+    }
+};
+
+// The findings are read from the measurements here; nothing needs to reach stderr.
+struct PitfallsFixture : GpuStream {
+    gpuchrono::ScopedFindingReaction collect{gpuchrono::Reaction::collect};
+};
+
+// Records what reaches the sink while alive.
+struct RecordingSink {
+    std::vector<Finding> got;
+    RecordingSink() {
+        gpuchrono::forget_reported_findings();
+        gpuchrono::set_finding_sink([this](const Finding& f) { got.push_back(f); });
+    }
+    ~RecordingSink() {
+        gpuchrono::set_finding_sink({});
+        gpuchrono::forget_reported_findings();
+    }
+};
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(pitfalls_gpu, PitfallsFixture)
+
+// --- PITFALLS.md #1: the host clock stopped while the kernel still runs ---
+
+BOOST_AUTO_TEST_CASE(a_host_clock_stopped_before_the_gpu_reports_pending_work) {
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::HostClockPolicy> t(stream);
+    kernels::launch_spin(Duration::from_ms(5), stream);
+    const Measurement m = t.stop();
+    show("host clock, 5 ms spin, no sync", m);
+    const Finding* f = find(m, gpuchrono::codes::host_stop_with_pending_work);
+    BOOST_REQUIRE(f != nullptr);
+    BOOST_TEST(f->message.find(" measured exclude it; synchronize the stream or use EventPolicy") != std::string::npos, f->message);
+    BOOST_TEST(f->evidence_or("measured_ns", 1e99) < 5e6);  // the launch returned long before the kernel ended
+    BOOST_TEST(f->where.find("gpu_tests+0x") == 0u, f->where);
+    sync(stream);
+}
+
+BOOST_AUTO_TEST_CASE(a_host_clock_after_a_sync_is_silent) {
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::HostClockPolicy> t(stream);
+    kernels::launch_spin(Duration::from_ms(5), stream);
+    sync(stream);
+    const Measurement m = t.stop();
+    show("host clock, 5 ms spin, synchronised", m);
+    BOOST_TEST(m.findings().empty());
+    BOOST_TEST(m.duration().ms() >= 5.0);
+}
+
+// --- issue 4 item 2: the start recorded on an idle stream, then host work ---
+
+BOOST_AUTO_TEST_CASE(host_work_between_start_and_launch_is_reported) {
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    std::this_thread::sleep_for(2ms);  // host work before the first launch
+    kernels::launch_spin(Duration::from_ms(1), stream);
+    const Measurement m = t.stop();
+    show("event, 2 ms host work then a 1 ms spin", m);
+    const Finding* f = find(m, gpuchrono::codes::host_time_in_event_interval);
+    BOOST_REQUIRE(f != nullptr);
+    BOOST_TEST(f->evidence_or("host_time_ns", 0) >= 2e6);
+    BOOST_TEST(!has(m, gpuchrono::codes::timed_stream_idle));
+}
+
+BOOST_AUTO_TEST_CASE(lazy_stops_report_interval_findings_when_resolved) {
+    RecordingSink sink;
+    gpuchrono::ScopedFindingReaction report(gpuchrono::Reaction::report);
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream, gpuchrono::EventPolicy::Options{.wait_at_stop = false});
+    std::this_thread::sleep_for(2ms);
+    kernels::launch_spin(Duration::from_ms(1), stream);
+    const Measurement m = t.stop();
+    BOOST_TEST(sink.got.empty());  // the interval is not known yet
+    (void)m.duration();
+    show("event (lazy), 2 ms host work then a 1 ms spin", m);
+    BOOST_REQUIRE(sink.got.size() == 1u);
+    BOOST_TEST(sink.got[0].code == "host-time-in-event-interval");
+    BOOST_TEST_MESSAGE("    reported at resolve: " << gpuchrono::to_string(sink.got[0]));
+}
+
+BOOST_AUTO_TEST_CASE(a_start_right_before_the_launch_is_silent) {
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    kernels::launch_spin(Duration::from_ms(1), stream);
+    const Measurement m = t.stop();
+    show("event, 1 ms spin launched right after the start (warmed GPU)", m);
+    BOOST_TEST(m.findings().empty());  // the correct program gets no finding at all
+}
+
+// --- PITFALLS.md #8: events on one stream, work on another ---
+
+BOOST_AUTO_TEST_CASE(events_on_another_stream_than_the_work_are_reported) {
+    OwnStream other;
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    kernels::launch_spin(Duration::from_ms(2), other.stream);
+    const Measurement m = t.stop();
+    show("event on stream A, 2 ms spin on stream B", m);
+    BOOST_TEST(has(m, gpuchrono::codes::timed_stream_idle));
+    BOOST_TEST(m.duration().ms() < 2.0);  // what the pitfall looks like: the 2 ms are not in it
+    sync(other.stream);
+}
+
+BOOST_AUTO_TEST_CASE(events_on_the_work_stream_are_silent) {
+    OwnStream other;
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(other.stream);
+    kernels::launch_spin(Duration::from_ms(2), other.stream);
+    const Measurement m = t.stop();
+    show("event on stream B, 2 ms spin on stream B", m);
+    BOOST_TEST(!has(m, gpuchrono::codes::timed_stream_idle));
+    BOOST_TEST(!has(m, gpuchrono::codes::host_time_in_event_interval));
+}
+
+// --- PITFALLS.md #7, #22: the event-pair floor, measured on the device ---
+
+BOOST_AUTO_TEST_CASE(an_empty_kernel_is_below_the_measured_event_floor) {
+    const int device = gpuchrono::stream_device(stream);
+    const Duration floor = gpuchrono::event_pair_floor(device);
+    BOOST_TEST_MESSAGE("event-pair floor of device " << device << ": " << floor);
+    BOOST_TEST(floor.ns() > 0.0);
+    BOOST_TEST(floor.ms() < 1.0);  // a unit error (ms read as ns) would land far above
+    BOOST_TEST((gpuchrono::event_pair_floor(device) == floor));  // measured once, then cached
+    BOOST_TEST((gpuchrono::known_event_pair_floor(device) == floor));
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    kernels::launch_empty(stream);
+    const Measurement m = t.stop();
+    show("event, empty kernel", m);
+    BOOST_TEST(has(m, gpuchrono::codes::interval_below_event_floor));
+}
+
+BOOST_AUTO_TEST_CASE(a_200_us_kernel_is_well_above_the_floor) {
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    kernels::launch_spin(Duration::from_us(200), stream);
+    const Measurement m = t.stop();
+    show("event, 200 us spin", m);
+    BOOST_TEST(!has(m, gpuchrono::codes::interval_below_event_floor));
+}
+
+// --- PITFALLS.md #10, #28: the current device changes inside the scope ---
+
+BOOST_AUTO_TEST_CASE(a_device_switch_inside_the_scope_is_reported) {
+    if (gpuchrono::device_count() < 2) {
+        BOOST_TEST_MESSAGE("skipped: only one CUDA device, a device switch needs two");
+        return;
+    }
+    const int home = gpuchrono::current_device();
+    const int away = home == 0 ? 1 : 0;
+    Measurement m;
+    {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+        GPUCHRONO_CUDA_CHECK(cudaSetDevice(away), "switching device inside the timed scope");
+        m = t.stop();
+        GPUCHRONO_CUDA_CHECK(cudaSetDevice(home), "switching back");
+    }
+    show("event, cudaSetDevice inside the scope", m);
+    BOOST_TEST(has(m, gpuchrono::codes::timer_device_changed));
+}
+
+// --- PITFALLS.md #13: timing inside a stream capture ---
+
+BOOST_AUTO_TEST_CASE(an_event_timer_inside_a_capture_records_into_the_graph) {
+    warm_up(stream);
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "beginning a capture");
+    Measurement m;
+    {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(100), stream);
+        m = t.stop();
+    }
+    Graph g;
+    // The capture must still be valid: the timer neither queried nor synchronised the captured stream.
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(stream, &g.graph), "ending the capture the timer recorded into");
+    BOOST_TEST(m.pending());
+    BOOST_TEST(has(m, gpuchrono::codes::timer_in_stream_capture));
+    GPUCHRONO_CUDA_CHECK(cudaGraphInstantiate(&g.exec, g.graph, 0), "instantiating the captured graph");
+    GPUCHRONO_CUDA_CHECK(cudaGraphLaunch(g.exec, stream), "launching the captured graph");
+    sync(stream);
+    show("event inside a capture, 100 us spin, read after the graph ran", m);
+    BOOST_TEST(m.duration().ns() >= 100e3 - event_resolution_ns);
+    BOOST_TEST(m.duration().ms() < 10.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_captured_interval_read_before_the_graph_ran_fails_clearly) {
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "beginning a capture");
+    Measurement m;
+    {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(100), stream);
+        m = t.stop();
+    }
+    Graph g;
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(stream, &g.graph), "ending the capture");
+    try {
+        (void)m.duration();
+        BOOST_FAIL("a captured interval cannot exist before its graph ran");
+    } catch (const gpuchrono::TimerError& e) {
+        BOOST_TEST_MESSAGE("read before launch: " << e.what());
+        BOOST_TEST(std::string(e.what()).find("has not run yet") != std::string::npos, e.what());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(host_sync_refuses_to_time_inside_a_capture) {
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "beginning a capture");
+    try {
+        gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy> t(stream);
+        BOOST_FAIL("HostSyncPolicy must refuse a capturing stream");
+    } catch (const gpuchrono::TimerError& e) {
+        BOOST_TEST_MESSAGE("refused: " << e.what());
+        BOOST_TEST(std::string(e.what()).find("being captured") != std::string::npos, e.what());
+    }
+    Graph g;
+    BOOST_TEST(cudaStreamEndCapture(stream, &g.graph) == cudaSuccess);  // the capture survived the refusal
+    BOOST_TEST(g.graph != nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(a_host_clock_watching_a_capture_reports_capture_time) {
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "beginning a capture");
+    Measurement m;
+    {
+        gpuchrono::ScopedTimer<gpuchrono::HostClockPolicy> t(stream);
+        kernels::launch_spin(Duration::from_ms(5), stream);
+        m = t.stop();
+    }
+    Graph g;
+    BOOST_TEST(cudaStreamEndCapture(stream, &g.graph) == cudaSuccess);
+    show("host clock watching a capture", m);
+    BOOST_TEST(has(m, gpuchrono::codes::host_timer_during_capture));
+    BOOST_TEST(!has(m, gpuchrono::codes::host_stop_with_pending_work));
+}
+
+BOOST_AUTO_TEST_CASE(a_capture_that_begins_inside_the_scope_is_refused) {
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "beginning a capture");
+    kernels::launch_spin(Duration::from_us(100), stream);
+    BOOST_CHECK_THROW(t.stop(), gpuchrono::TimerError);
+    Graph g;
+    BOOST_TEST(cudaStreamEndCapture(stream, &g.graph) == cudaSuccess);
+}
+
+BOOST_AUTO_TEST_CASE(timing_the_graph_launch_is_silent) {
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "beginning a capture");
+    kernels::launch_spin(Duration::from_us(100), stream);
+    Graph g;
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(stream, &g.graph), "ending the capture");
+    GPUCHRONO_CUDA_CHECK(cudaGraphInstantiate(&g.exec, g.graph, 0), "instantiating the graph");
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    GPUCHRONO_CUDA_CHECK(cudaGraphLaunch(g.exec, stream), "launching the graph");
+    const Measurement m = t.stop();
+    show("event around a graph launch", m);
+    BOOST_TEST(!has(m, gpuchrono::codes::timer_in_stream_capture));
+    BOOST_TEST(m.duration().ns() >= 100e3 - event_resolution_ns);
+}
+
+// --- PITFALLS.md #12: the legacy default stream ---
+
+BOOST_AUTO_TEST_CASE(the_legacy_default_stream_is_named) {
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(cudaStream_t{});
+    kernels::launch_spin(Duration::from_us(200), cudaStream_t{});
+    const Measurement m = t.stop();
+    show("event on the legacy default stream", m);
+    BOOST_TEST(has(m, gpuchrono::codes::legacy_default_stream));
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> own(stream);
+    kernels::launch_spin(Duration::from_us(200), stream);
+    BOOST_TEST(!has(own.stop(), gpuchrono::codes::legacy_default_stream));
+}
+
+// --- PITFALLS.md #4: the first launch of a kernel under lazy loading ---
+
+BOOST_AUTO_TEST_CASE(a_first_launch_under_lazy_loading_makes_a_cold_first_sample) {
+    const gpuchrono::ModuleLoading mode = gpuchrono::module_loading_mode();
+    BOOST_TEST_MESSAGE("module loading: " << gpuchrono::to_string(mode));
+    warm_up(stream);
+    gpuchrono::Series series("cold kernel");
+    for (int i = 0; i < 10; ++i) {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(series, stream);
+        pitfalls_kernels::launch_cold_spin(Duration::from_us(50), stream);
+    }
+    show("first sample", series.measurements().front());
+    const gpuchrono::Summary s = gpuchrono::summary(series);
+    BOOST_TEST_MESSAGE("cold kernel: " << s.stats);
+    for (const Finding& f : s.findings) BOOST_TEST_MESSAGE("    " << gpuchrono::to_string(f));
+    if (mode != gpuchrono::ModuleLoading::lazy) {
+        BOOST_TEST_MESSAGE("loading is not lazy (CUDA_MODULE_LOADING=" << (std::getenv("CUDA_MODULE_LOADING") ? std::getenv("CUDA_MODULE_LOADING") : "unset")
+                                                                       << "): the first launch loads nothing");
+        return;
+    }
+    const Finding* cold = s.find(gpuchrono::codes::cold_first_sample);
+    BOOST_REQUIRE(cold != nullptr);
+    BOOST_TEST(cold->message.find("lazy module loading is on") != std::string::npos, cold->message);
+}
+
+BOOST_AUTO_TEST_CASE(a_warmed_kernel_series_is_silent) {
+    warm_up(stream);
+    kernels::launch_spin(Duration::from_us(50), stream);  // the kernel's own warm-up launch
+    gpuchrono::Series series("warm kernel");
+    for (int i = 0; i < 10; ++i) {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(series, stream);
+        kernels::launch_spin(Duration::from_us(50), stream);
+    }
+    const gpuchrono::Summary s = gpuchrono::summary(series);
+    BOOST_TEST_MESSAGE("warm kernel: " << s.stats);
+    for (const Finding& f : s.findings) BOOST_TEST_MESSAGE("    " << gpuchrono::to_string(f));
+    BOOST_TEST(s.findings.empty());
+}
+
+// --- PITFALLS.md #5, #6, #27: the GPU's state through NVML ---
+
+BOOST_AUTO_TEST_CASE(nvml_reads_the_gpu_state) {
+    const int device = gpuchrono::stream_device(stream);
+    const gpuchrono::GpuState s = gpuchrono::read_gpu_state(device);
+    BOOST_REQUIRE_MESSAGE(s.nvml_loaded, "NVML unavailable on this GPU machine: " << s.nvml_error);
+    BOOST_TEST_MESSAGE("device " << device << ": SM clock " << (s.sm_clock_mhz ? std::to_string(*s.sm_clock_mhz) : "?")
+                                 << " MHz of " << (s.max_sm_clock_mhz ? std::to_string(*s.max_sm_clock_mhz) : "?")
+                                 << " MHz max, reasons "
+                                 << (s.clock_event_reasons ? gpuchrono::describe_clock_event_reasons(*s.clock_event_reasons) : "?")
+                                 << ", other processes " << (s.other_processes ? std::to_string(*s.other_processes) : "?"));
+    BOOST_TEST(s.sm_clock_mhz.has_value());
+    BOOST_TEST(s.max_sm_clock_mhz.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_timer_started_on_an_idle_gpu_is_reported) {
+    sync(stream);
+    std::this_thread::sleep_for(3s);  // long enough for the SM clock to fall to its idle level
+    gpuchrono::reset_gpu_state_sampling();
+    const gpuchrono::GpuState before = gpuchrono::read_gpu_state(gpuchrono::stream_device(stream));
+    BOOST_TEST_MESSAGE("after 3 s idle: SM clock " << (before.sm_clock_mhz ? std::to_string(*before.sm_clock_mhz) : "?")
+                                                   << " MHz, reasons "
+                                                   << (before.clock_event_reasons ? gpuchrono::describe_clock_event_reasons(*before.clock_event_reasons) : "?"));
+    gpuchrono::reset_gpu_state_sampling();
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    kernels::launch_spin(Duration::from_us(100), stream);
+    const Measurement m = t.stop();
+    show("event, first timer after 3 s idle", m);
+    // gpu-clock-low stands in when the driver reports no clock-event reasons (some VMs).
+    BOOST_TEST((has(m, gpuchrono::codes::gpu_idle_clock) || has(m, gpuchrono::codes::gpu_clock_low)));
+}
+
+BOOST_AUTO_TEST_CASE(a_timer_started_on_a_warmed_gpu_is_not_reported_idle) {
+    warm_up(stream);
+    gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy> t(stream);
+    kernels::launch_spin(Duration::from_us(100), stream);
+    const Measurement m = t.stop();
+    show("host sync, first timer after a 300 ms warm-up", m);
+    BOOST_TEST(!has(m, gpuchrono::codes::gpu_idle_clock));
+    BOOST_TEST(!has(m, gpuchrono::codes::gpu_clock_low));
+    BOOST_TEST(m.findings().empty());  // the correct program gets no finding at all
+}
+
+// --- PITFALLS.md #14: blocking-sync scheduling ---
+
+BOOST_AUTO_TEST_CASE(blocking_sync_scheduling_is_reported_by_host_sync) {
+    unsigned saved = 0;
+    GPUCHRONO_CUDA_CHECK(cudaGetDeviceFlags(&saved), "reading the device flags");
+    GPUCHRONO_CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync), "choosing blocking-sync scheduling");
+    Measurement m;
+    {
+        gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(100), stream);
+        m = t.stop();
+    }
+    GPUCHRONO_CUDA_CHECK(cudaSetDeviceFlags(saved), "restoring the device flags");
+    show("host sync under cudaDeviceScheduleBlockingSync", m);
+    BOOST_TEST(has(m, gpuchrono::codes::blocking_sync_wait));
+}
+
+// --- PITFALLS.md #2: pageable host buffers ---
+
+BOOST_AUTO_TEST_CASE(check_pinned_tells_pageable_from_pinned) {
+    constexpr std::size_t bytes = 1 << 20;
+    std::vector<char> pageable(bytes);
+    const auto found = gpuchrono::check_pinned(pageable.data(), bytes);
+    BOOST_REQUIRE(found.has_value());
+    BOOST_TEST(found->code == "pageable-host-memory");
+    BOOST_TEST_MESSAGE(gpuchrono::to_string(*found));
+    void* pinned = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaMallocHost(&pinned, bytes), "allocating a pinned buffer");
+    BOOST_TEST(!gpuchrono::check_pinned(pinned, bytes).has_value());
+    GPUCHRONO_CUDA_CHECK(cudaFreeHost(pinned), "freeing the pinned buffer");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
