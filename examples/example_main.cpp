@@ -1,0 +1,13 @@
+// main() of each standalone example program: the example is chosen at build time (GPUCHRONO_EXAMPLE_ID),
+// so every example is its own executable that runs it alone, with --out DIR to write its report files.
+#include <cuda_runtime_api.h>
+
+#include <gpuchrono/cuda_error.hpp>
+
+#include <string>
+
+import gpuchrono;
+
+#include "example.hpp"
+
+int main(int argc, char** argv) { return gpuchrono_examples::example_main(GPUCHRONO_EXAMPLE_ID, argc, argv); }

@@ -1,0 +1,31 @@
+// Every rendering of a report, written into one folder:
+//
+//   report.json                  every raw sample, Stats, device and findings (docs/report-json.md)
+//   report.txt                   the terminal report
+//   samples.csv stats.csv blocks.csv sweeps.csv metrics.csv   for spreadsheets (see csv.hpp)
+//   timeline-<experiment>-<kernel>.svg   one per-block timeline per Timeline
+//   trace.json                   all timelines as Chrome trace events (open in https://ui.perfetto.dev)
+//   sweep-<experiment>-<sweep>.svg       one plot per Sweep
+//   index.html                   the text report and every picture on one page, for a browser
+//
+// gpuchrono-report does the same from a saved report.json, so a run taken on a GPU machine renders anywhere.
+#pragma once
+
+#include <gpuchrono/report/report.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpuchrono::report {
+
+struct WrittenFile {
+    std::filesystem::path path;
+    std::string what;  // "per-block timeline of ...", for the closing list a program prints
+};
+
+// Creates `folder` if needed and writes the files above; returns them in the order written. Throws
+// std::runtime_error naming the file that could not be written.
+std::vector<WrittenFile> write_report_files(const Report& report, const std::filesystem::path& folder);
+
+}  // namespace gpuchrono::report
