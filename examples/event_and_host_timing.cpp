@@ -14,7 +14,7 @@
 #include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
 
 #include <cold_spin.hpp>
-#include <probed_spin.hpp>
+#include <spin.hpp>
 
 #include <chrono>
 #include <string>
@@ -72,20 +72,20 @@ report::Experiment event_and_host_timing(Context& ctx) {
     gpuchrono::DeviceClockPolicy::Options options;
     options.regions = {"spin"};
     options.max_blocks = sms;
-    gpuchrono::kernels::launch_probed_spin(spin, gpuchrono::DeviceProbe{}, stream, sms);  // loads the module, untimed
+    gpuchrono::kernels::launch_spin(spin, stream, sms, 128);  // loads the module, untimed
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "warming up the spin kernel");
     for (int r = 0; r < repetitions; ++r) {
         {
             gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy> t(host, stream);
-            gpuchrono::kernels::launch_probed_spin(spin, gpuchrono::DeviceProbe{}, stream, sms);
+            gpuchrono::kernels::launch_spin(spin, stream, sms, 128);
         }
         {
             gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(event, stream);
-            gpuchrono::kernels::launch_probed_spin(spin, gpuchrono::DeviceProbe{}, stream, sms);
+            gpuchrono::kernels::launch_spin(spin, stream, sms, 128);
         }
         {
             gpuchrono::ScopedTimer<gpuchrono::DeviceClockPolicy> t(device, stream, options);
-            gpuchrono::kernels::launch_probed_spin(spin, t.policy().probe(), stream, sms);
+            gpuchrono::kernels::launch_spin(spin, stream, sms, 128, t.policy().probe());
             if (const auto& blocks = t.stop().blocks()) ctx.note_device_clock(*blocks);
         }
         progress.advance("three policies");
@@ -104,7 +104,7 @@ report::Experiment event_and_host_timing(Context& ctx) {
     for (int r = 0; r < 5; ++r) {
         {
             gpuchrono::ScopedTimer<gpuchrono::HostClockPolicy> t(unsynced, stream);
-            gpuchrono::kernels::launch_probed_spin(long_spin, gpuchrono::DeviceProbe{}, stream, 1);
+            gpuchrono::kernels::launch_spin(long_spin, stream, 1, 128);
         }
         GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "letting the unsynchronised kernel finish");
         progress.advance("host clock without sync");
@@ -121,7 +121,7 @@ report::Experiment event_and_host_timing(Context& ctx) {
         for (int r = 0; r < 5; ++r) {
             {
                 gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(other_stream, second.get());
-                gpuchrono::kernels::launch_probed_spin(mid_spin, gpuchrono::DeviceProbe{}, stream, 1);
+                gpuchrono::kernels::launch_spin(mid_spin, stream, 1, 128);
             }
             GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "letting the kernel on the first stream finish");
             progress.advance("events on another stream");
@@ -137,7 +137,7 @@ report::Experiment event_and_host_timing(Context& ctx) {
         {
             gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(host_work, stream);
             std::this_thread::sleep_for(std::chrono::milliseconds(1));  // stands for preparing the next launch
-            gpuchrono::kernels::launch_probed_spin(spin, gpuchrono::DeviceProbe{}, stream, sms);
+            gpuchrono::kernels::launch_spin(spin, stream, sms, 128);
         }
         progress.advance("host work inside the event pair");
     }
@@ -165,7 +165,7 @@ report::Experiment event_and_host_timing(Context& ctx) {
     for (int r = 0; r < 5; ++r) {
         {
             gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(legacy, cudaStreamLegacy);
-            gpuchrono::kernels::launch_probed_spin(spin, gpuchrono::DeviceProbe{}, cudaStreamLegacy, sms);
+            gpuchrono::kernels::launch_spin(spin, cudaStreamLegacy, sms, 128);
         }
         progress.advance("legacy default stream");
     }

@@ -1,14 +1,14 @@
+#include <gpuchrono/device_probe.cuh>
 #include <gpuchrono/gpuchrono.hpp>
 
 #include <cstdint>
 
 namespace {
+// Written with the installed probe header's clock read, as a user's own kernel would be.
 __global__ void spin(std::uint64_t ns) {
-    std::uint64_t start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start)::"memory");
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now)::"memory");
-    } while (now - start < ns);
+    const std::uint64_t start = gpuchrono::read_globaltimer();
+    while (gpuchrono::read_globaltimer() - start < ns) {
+    }
 }
 }  // namespace
 
