@@ -223,7 +223,9 @@ BOOST_AUTO_TEST_CASE(the_timeline_svg_is_well_formed_with_one_bar_per_record_ins
     report::Timeline used_only = t;
     used_only.sm_count = 0;
     std::string used_texts;
-    for (const auto* e : xml_check::parse(report::render_timeline_svg(used_only))->all("text")) used_texts += e->text + "\n";
+    // The parsed tree must outlive the loop: range-for keeps only all()'s result alive, not parse()'s.
+    const auto used_root = xml_check::parse(report::render_timeline_svg(used_only));
+    for (const auto* e : used_root->all("text")) used_texts += e->text + "\n";
     for (const char* sm : {"SM 0\n", "SM 1\n", "SM 3\n", "SM 7\n"}) BOOST_TEST(contains(used_texts, sm));
     BOOST_TEST(!contains(used_texts, "SM 2\n"));
     BOOST_TEST(contains(texts, "add, \"inner\" (1)"));  // user text comes back unescaped, so it was escaped

@@ -233,10 +233,16 @@ std::string render_device_text(const DeviceInfo& d) {
     out += "  compute " + std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor) + ", " +
            std::to_string(d.sm_count) + " SMs (up to " + std::to_string(d.max_blocks_per_sm) + " blocks and " +
            std::to_string(d.max_threads_per_sm) + " threads each)\n";
-    out += "  SM clock: " + mhz(d.sm_clock_nominal_mhz) + " nominal, " + mhz(d.sm_clock_measured_mhz) +
-           " measured in this run (clock64 against %globaltimer)\n";
+    // Before the first device-clock measurement (the tour prints this block first) there is nothing measured
+    // yet: say so in words that read as a sentence, not as "not measured measured".
+    out += "  SM clock: " + mhz(d.sm_clock_nominal_mhz) + " nominal, " +
+           (std::isnan(d.sm_clock_measured_mhz)
+                ? std::string("not measured yet (the device-clock experiments measure it)")
+                : mhz(d.sm_clock_measured_mhz) + " measured in this run (clock64 against %globaltimer)") +
+           "\n";
     out += "  %globaltimer step: " +
-           (std::isnan(d.globaltimer_step_ns) ? std::string("not measured") : to_string(Duration::from_ns(d.globaltimer_step_ns))) +
+           (std::isnan(d.globaltimer_step_ns) ? std::string("not measured yet")
+                                              : to_string(Duration::from_ns(d.globaltimer_step_ns))) +
            "\n";
     out += "  memory: " + format_bytes(static_cast<double>(d.global_memory_bytes)) + ", " +
            std::to_string(d.memory_bus_bits) + "-bit bus at " + mhz(d.memory_clock_mhz) + "; L2 " +
