@@ -155,6 +155,7 @@ using gpuchrono::device_clock::clock_from_span;
 using gpuchrono::device_clock::ClockSpan;
 using gpuchrono::device_clock::decode;
 using gpuchrono::device_clock::Decoded;
+using gpuchrono::device_clock::measurement_findings;
 using gpuchrono::device_clock::min_timer_steps;
 using gpuchrono::device_clock::overhead_from_calibration;
 using gpuchrono::device_clock::resolution_findings;

@@ -309,6 +309,9 @@ BOOST_AUTO_TEST_CASE(a_partial_last_wave_is_reported_when_it_idles_much_of_the_g
     BOOST_TEST(!gpuchrono::check_waves(132, 132, 1));   // one full wave
     BOOST_TEST(!gpuchrono::check_waves(1000, 132, 1));  // 7.58 waves: 5.3% idle
     BOOST_TEST(gpuchrono::check_waves(198, 132, 1).has_value());  // 1.5 waves: 25% idle
+    BOOST_TEST(!gpuchrono::check_waves(64, 132, 8));  // under one wave: every block runs at once, no tail
+    BOOST_TEST(!gpuchrono::check_waves(131, 132, 1));
+    BOOST_TEST(gpuchrono::check_waves(132 * 8 + 1, 132, 8).has_value());  // one full wave and one block
     BOOST_TEST(!gpuchrono::check_waves(133, 0, 1));  // SM count unknown
     BOOST_TEST(!gpuchrono::check_waves(133, 132, 0));  // occupancy unknown
 }
@@ -341,6 +344,41 @@ BOOST_AUTO_TEST_CASE(block_samples_get_every_check_that_applies) {
     const Findings small = gpuchrono::check_block_samples(s);
     BOOST_TEST(has_code(small, "block-start-spread"));
     BOOST_TEST(!has_code(small, "partial-last-wave"));
+}
+
+// What DeviceClockPolicy::stop() hands to the reaction: the decoder's findings first, then the timer-resolution
+// ones, then the launch-shape checks.
+BOOST_AUTO_TEST_CASE(a_device_clock_measurement_reports_decoding_resolution_and_shape_findings) {
+    gpuchrono::BlockSamples s;
+    s.sm_count = 132;
+    s.resident_blocks_per_sm = 1;
+    s.grid_blocks = 133;
+    s.timer_step = Duration::from_ns(32);
+    for (std::uint32_t b = 0; b < 133; ++b) s.samples.push_back(sample(b, b < 132 ? 0 : 10'000, b < 132 ? 10'000 : 20'000));
+    s.first_start_ns = 0;
+    s.last_stop_ns = 20'000;
+    const Finding dropped = gpuchrono::make_finding(gpuchrono::codes::device_clock_records_dropped, "3 record(s) dropped");
+    const Findings found = gpuchrono::device_clock::measurement_findings({dropped}, s);
+    BOOST_REQUIRE(found.size() == 2u);  // 10 us regions are 312 steps: nothing about resolution
+    BOOST_TEST(found[0].code == "device-clock-records-dropped");
+    BOOST_TEST(found[1].code == "partial-last-wave");
+    BOOST_TEST((found[1].severity == gpuchrono::find_finding_kind("partial-last-wave")->severity));
+
+    // 500 ns regions: under 30 steps of 32 ns. One wave of 132: no tail.
+    s.grid_blocks = 132;
+    s.samples.clear();
+    for (std::uint32_t b = 0; b < 132; ++b) s.samples.push_back(sample(b, 0, 500));
+    s.last_stop_ns = 500;
+    const Findings short_regions = gpuchrono::device_clock::measurement_findings({}, s);
+    BOOST_TEST(has_code(short_regions, "device-clock-regions-below-timer-resolution"));
+    BOOST_TEST(has_code(short_regions, "device-clock-kernel-below-timer-resolution"));
+    BOOST_TEST(!has_code(short_regions, "partial-last-wave"));
+    for (const Finding& f : short_regions) {
+        const gpuchrono::FindingKind* kind = gpuchrono::find_finding_kind(f.code);
+        BOOST_REQUIRE(kind != nullptr);
+        BOOST_TEST((f.severity == kind->severity), f.code);  // severities come from the catalog
+        BOOST_TEST(!f.evidence.empty(), f.code);
+    }
 }
 
 // --- PITFALLS.md #26: noise and sample counts ---

@@ -20,6 +20,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 import gpuchrono;
@@ -75,6 +76,25 @@ struct ReductionData {
 };
 
 double span_ns(const BlockSample& s) { return static_cast<double>(s.stop_ns - s.start_ns); }
+
+const gpuchrono::Finding* find_code(const gpuchrono::Measurement& m, std::string_view code) {
+    for (const gpuchrono::Finding& f : m.findings())
+        if (f.code == code) return &f;
+    return nullptr;
+}
+
+// Records what reaches the finding sink while alive.
+struct RecordingSink {
+    std::vector<gpuchrono::Finding> got;
+    RecordingSink() {
+        gpuchrono::forget_reported_findings();
+        gpuchrono::set_finding_sink([this](const gpuchrono::Finding& f) { got.push_back(f); });
+    }
+    ~RecordingSink() {
+        gpuchrono::set_finding_sink({});
+        gpuchrono::forget_reported_findings();
+    }
+};
 
 std::string describe_clocks(const BlockSamples& b) {
     std::ostringstream os;
@@ -488,6 +508,62 @@ BOOST_AUTO_TEST_CASE(the_timer_step_and_the_sm_clock_are_measured_on_the_device)
                                  << own.sms << " SMs), " << after.hz / 1e6 << " MHz right after; probe overhead at 256 threads "
                                  << o.region_cycles << " cycles/region, " << o.iteration_cycles << " cycles/iteration ("
                                  << o.regions_measured << " empty regions)");
+}
+
+// PITFALLS.md #24 through the policy: one block past a whole wave leaves the last wave nearly empty and gets
+// partial-last-wave; whole waves do not. The finding gets the configured reaction at the call site of stop():
+// reported once for the two launches made from the same line.
+BOOST_AUTO_TEST_CASE(a_launch_one_block_past_a_whole_wave_reports_its_partial_last_wave) {
+    const int device = gpuchrono::stream_device(stream);
+    const int sms = gpuchrono::DeviceClockCalibration::instance().sm_count(device);
+    const unsigned threads = 256;
+    const int resident = kernels::timed_reduction_resident_blocks_per_sm(threads);
+    const unsigned wave = static_cast<unsigned>(sms * resident);
+    RecordingSink sink;
+    gpuchrono::ScopedFindingReaction report(gpuchrono::Reaction::report);
+    for (unsigned blocks : {wave, 2 * wave, wave + 1, wave + 1}) {
+        ReductionData data(blocks, threads);
+        Timer t(stream, DeviceClockPolicy::Options{.max_blocks = blocks, .resident_blocks_per_sm = resident});
+        kernels::launch_timed_reduction(data.input.get(), data.output.get(), t.policy().probe(), stream, blocks, threads);
+        const gpuchrono::Measurement& m = t.stop();
+        BOOST_REQUIRE_MESSAGE(m.state() == gpuchrono::Measurement::State::ok, m.error());
+        BOOST_TEST(data.all_outputs_are_the_minimum());
+        const gpuchrono::Finding* f = find_code(m, gpuchrono::codes::partial_last_wave);
+        BOOST_TEST_MESSAGE(blocks << " blocks (" << sms << " SMs x " << resident << " resident): kernel " << m.duration()
+                                  << ", " << (f ? "partial-last-wave: " + f->message : std::string("no partial-last-wave")));
+        if (blocks == wave + 1) {
+            BOOST_REQUIRE(f != nullptr);
+            BOOST_TEST(f->evidence_or("blocks_in_last_wave", 0) == 1.0);
+            BOOST_TEST(f->evidence_or("idle_slot_share", 0) > 0.49);
+            BOOST_TEST(f->where.find("gpu_tests+0x") == 0u, f->where);
+        } else {
+            BOOST_TEST(f == nullptr, blocks << " blocks are whole waves");
+        }
+    }
+    std::size_t reported = 0;
+    for (const gpuchrono::Finding& f : sink.got) reported += f.code == gpuchrono::codes::partial_last_wave;
+    BOOST_TEST(reported == 1u);  // two measurements had it, from one call site
+}
+
+// A warning from DeviceClockPolicy is thrown under Reaction::throw_error, with the measurement still usable.
+BOOST_AUTO_TEST_CASE(device_clock_warnings_follow_the_chosen_reaction) {
+    gpuchrono::ScopedFindingReaction throwing(gpuchrono::Reaction::throw_error);
+    Timer t(stream, DeviceClockPolicy::Options{.max_blocks = 4});
+    kernels::launch_block_spin(t.policy().probe(), Duration::from_us(10), stream, 16, 64);
+    try {
+        (void)t.stop();
+        BOOST_FAIL("16 blocks into a 4-block probe drop records: a warning, thrown under throw_error");
+    } catch (const gpuchrono::FindingError& e) {
+        BOOST_TEST_MESSAGE("thrown: " << e.what());
+        BOOST_TEST((e.finding().severity != gpuchrono::Severity::info));
+        BOOST_TEST(std::any_of(e.findings().begin(), e.findings().end(), [](const gpuchrono::Finding& f) {
+            return f.code == gpuchrono::codes::device_clock_records_dropped;
+        }));
+        BOOST_REQUIRE(e.measurement().has_value());
+        BOOST_TEST(e.measurement()->duration().ns() >= 160e3 - 1e3);  // the longest block spun 16 x 10 us
+        BOOST_REQUIRE(e.measurement()->blocks() != nullptr);
+        BOOST_TEST(e.measurement()->blocks()->samples.size() == 4u);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

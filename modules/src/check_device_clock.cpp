@@ -65,7 +65,8 @@ std::optional<Finding> check_cycle_span(const BlockSample& from, const BlockSamp
 std::optional<Finding> check_waves(std::uint64_t blocks, std::uint64_t sm_count, std::uint64_t resident_blocks_per_sm) {
     if (blocks == 0 || sm_count == 0 || resident_blocks_per_sm == 0) return std::nullopt;
     const Waves shape = waves(blocks, sm_count, resident_blocks_per_sm);
-    if (!shape.partial_last_wave) return std::nullopt;
+    // Under one wave every block runs at once: the launch is small, not late.
+    if (!shape.partial_last_wave || shape.full_waves == 0) return std::nullopt;
     const double slots = static_cast<double>(shape.full_waves + 1) * static_cast<double>(shape.blocks_per_wave);
     const double idle = slots - static_cast<double>(blocks);
     const double share = idle / slots;

@@ -1,4 +1,6 @@
+#include <gpuchrono/check_device_clock.hpp>
 #include <gpuchrono/device_clock_decode.hpp>
+#include <gpuchrono/finding_catalog.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -159,21 +161,24 @@ Decoded decode(const ProbeHeader& header, std::span<const ProbeRecord> records,
     s.last_stop_ns = last;
 
     if (s.sm_changed != 0)
-        out.findings.push_back(Finding{
-            "device-clock-sm-changed", Severity::warning,
+        out.findings.push_back(make_finding(
+            codes::device_clock_sm_changed,
             std::to_string(s.sm_changed) + " of " + std::to_string(s.samples.size()) +
                 " samples began and ended on different SMs (first: " + where(*first_moved, region_names) + ", SM " +
                 std::to_string(first_moved->sm_start) + " -> " + std::to_string(first_moved->sm_stop) +
                 "); their cycles are not used and their net_ns comes from %globaltimer",
-            "nothing to correct: %globaltimer times stay valid across SMs. A block that changes SM was preempted "
-            "(PITFALLS.md #18): check what else runs on the GPU"});
+            {{"samples_sm_changed", static_cast<double>(s.sm_changed)},
+             {"samples", static_cast<double>(s.samples.size())}}));
     if (s.dropped != 0)
-        out.findings.push_back(Finding{
-            "device-clock-records-dropped", Severity::warning,
+        out.findings.push_back(make_finding(
+            codes::device_clock_records_dropped,
             std::to_string(s.dropped) + " record(s) dropped: the launch had " + std::to_string(s.grid_blocks) +
                 " blocks and the probe holds " + std::to_string(capacity_blocks) +
                 "; the kernel-level duration still covers them, their per-block samples are missing",
-            "set DeviceClockPolicy::Options::max_blocks to at least " + std::to_string(s.grid_blocks)});
+            {{"records_dropped", static_cast<double>(s.dropped)},
+             {"grid_blocks", static_cast<double>(s.grid_blocks)},
+             {"capacity_blocks", static_cast<double>(capacity_blocks)}},
+            "set DeviceClockPolicy::Options::max_blocks to at least " + std::to_string(s.grid_blocks)));
     return out;
 }
 
@@ -282,18 +287,28 @@ Findings resolution_findings(const BlockSamples& samples) {
     const std::string floor_text = fixed(min_timer_steps, 0) + " %globaltimer steps (" + to_string(samples.timer_step) +
                                    " each, " + to_string(Duration::from_ns(floor_ns)) + ")";
     if (samples.kernel_duration().ns() < floor_ns)
-        out.push_back(Finding{"device-clock-kernel-below-timer-resolution", Severity::warning,
-                              "the kernel-level duration " + to_string(samples.kernel_duration()) +
-                                  " spans fewer than " + floor_text + ": it is quantised by up to " +
-                                  fixed(100.0 * step / std::max(samples.kernel_duration().ns(), step), 0) + "%",
-                              "time more work per launch, or compare net_ns (cycles) rather than %globaltimer "
-                              "times (PITFALLS.md #17)"});
+        out.push_back(make_finding(codes::device_clock_kernel_below_timer_resolution,
+                                   "the kernel-level duration " + to_string(samples.kernel_duration()) +
+                                       " spans fewer than " + floor_text + ": it is quantised by up to " +
+                                       fixed(100.0 * step / std::max(samples.kernel_duration().ns(), step), 0) + "%",
+                                   {{"kernel_ns", samples.kernel_duration().ns()}, {"timer_step_ns", step}}));
     if (coarse != 0)
-        out.push_back(Finding{"device-clock-regions-below-timer-resolution", Severity::info,
-                              std::to_string(coarse) + " of " + std::to_string(samples.samples.size()) +
-                                  " samples last less than " + floor_text +
-                                  " per interval: their ns times are coarse",
-                              "read net_ns (from cycles) for short regions, or time longer regions (PITFALLS.md #17)"});
+        out.push_back(make_finding(codes::device_clock_regions_below_timer_resolution,
+                                   std::to_string(coarse) + " of " + std::to_string(samples.samples.size()) +
+                                       " samples last less than " + floor_text +
+                                       " per interval: their ns times are coarse",
+                                   {{"samples_coarse", static_cast<double>(coarse)},
+                                    {"samples", static_cast<double>(samples.samples.size())},
+                                    {"timer_step_ns", step}}));
+    return out;
+}
+
+Findings measurement_findings(Findings decoded, const BlockSamples& samples) {
+    Findings out = std::move(decoded);
+    Findings resolution = resolution_findings(samples);
+    out.insert(out.end(), resolution.begin(), resolution.end());
+    Findings shape = check_block_samples(samples);
+    out.insert(out.end(), shape.begin(), shape.end());
     return out;
 }
 

@@ -3,6 +3,8 @@
 #include <gpuchrono/device_clock_calibration.hpp>
 #include <gpuchrono/device_clock_decode.hpp>
 #include <gpuchrono/device_clock_policy.hpp>
+#include <gpuchrono/finding_reaction.hpp>
+#include <gpuchrono/stream_state.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -95,6 +97,7 @@ void DeviceClockPolicy::refuse_capture(const char* when) const {
 void DeviceClockPolicy::start() {
     if (running_) throw TimerError("gpuchrono: DeviceClockPolicy::start() while already running (stop() first)");
     refuse_capture("start()");
+    RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing: nothing here touches it
     DeviceGuard on(device_);
     ProbeBufferLease buffer = ProbeBufferPool::instance().acquire(device_, record_slots());
     GPUCHRONO_CUDA_CHECK(cudaMemsetAsync(buffer.device_memory(), 0, probe_bytes(record_slots()), stream_),
@@ -111,44 +114,52 @@ DeviceProbe DeviceClockPolicy::probe() const {
     return buffer_.probe(options_.max_blocks, static_cast<std::uint32_t>(options_.regions.size()));
 }
 
-Measurement DeviceClockPolicy::stop() {
+// Not inlined into ScopedTimer: its return address is the user's call site, which reports are keyed on.
+[[gnu::noinline]] Measurement DeviceClockPolicy::stop() {
+    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
     if (!running_) throw TimerError("gpuchrono: DeviceClockPolicy::stop() without start()");
     // Whatever happens below, this scope is over; a buffer still in flight is abandoned by the pool.
     running_ = false;
     refuse_capture("stop()");
-    DeviceGuard on(device_);
-    const std::size_t slots = record_slots();
-    GPUCHRONO_CUDA_CHECK(cudaMemcpyAsync(buffer_.host_memory(), buffer_.device_memory(), probe_bytes(slots),
-                                         cudaMemcpyDeviceToHost, stream_),
-                         on_device("copying back the DeviceClockPolicy records", device_));
-    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream_), on_device("waiting for the DeviceClockPolicy records", device_));
-    buffer_.mark_idle();
+    Measurement m;
+    Findings found;
+    {
+        RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing: nothing here touches it
+        DeviceGuard on(device_);
+        const std::size_t slots = record_slots();
+        GPUCHRONO_CUDA_CHECK(cudaMemcpyAsync(buffer_.host_memory(), buffer_.device_memory(), probe_bytes(slots),
+                                             cudaMemcpyDeviceToHost, stream_),
+                             on_device("copying back the DeviceClockPolicy records", device_));
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream_), on_device("waiting for the DeviceClockPolicy records", device_));
+        buffer_.mark_idle();
 
-    device_clock::Decoded d =
-        device_clock::decode(buffer_.host_header(), buffer_.host_records(slots), options_.regions, options_.max_blocks);
-    buffer_ = ProbeBufferLease();
-    if (!d.ok()) return Measurement::failure(name, "gpuchrono: DeviceClockPolicy: " + d.error, device_);
+        device_clock::Decoded d = device_clock::decode(buffer_.host_header(), buffer_.host_records(slots),
+                                                       options_.regions, options_.max_blocks);
+        buffer_ = ProbeBufferLease();
+        if (!d.ok()) return Measurement::failure(name, "gpuchrono: DeviceClockPolicy: " + d.error, device_);
 
-    DeviceClockCalibration& calibration = DeviceClockCalibration::instance();
-    BlockSamples& s = d.samples;
-    s.device = device_;
-    s.sm_count = calibration.sm_count(device_);
-    s.resident_blocks_per_sm = options_.resident_blocks_per_sm;
-    s.timer_step = calibration.timer_step(device_, stream_);
-    std::optional<SmClock> clock = device_clock::clock_from_samples(s.samples, s.timer_step);
-    if (!clock || clock->uncertainty > options_.max_clock_uncertainty)
-        clock = calibration.reference_clock(device_, stream_, reference_span(s.timer_step));
-    s.sm_clock = *clock;
-    if (options_.subtract_overhead) {
-        s.overhead = calibration.overhead(device_, s.block_threads, stream_);
-        s.overhead_subtracted = true;
+        DeviceClockCalibration& calibration = DeviceClockCalibration::instance();
+        BlockSamples& s = d.samples;
+        s.device = device_;
+        s.sm_count = calibration.sm_count(device_);
+        s.resident_blocks_per_sm = options_.resident_blocks_per_sm;
+        s.timer_step = calibration.timer_step(device_, stream_);
+        std::optional<SmClock> clock = device_clock::clock_from_samples(s.samples, s.timer_step);
+        if (!clock || clock->uncertainty > options_.max_clock_uncertainty)
+            clock = calibration.reference_clock(device_, stream_, reference_span(s.timer_step));
+        s.sm_clock = *clock;
+        if (options_.subtract_overhead) {
+            s.overhead = calibration.overhead(device_, s.block_threads, stream_);
+            s.overhead_subtracted = true;
+        }
+        device_clock::apply_clock(s);
+
+        m = Measurement::completed(name, s.kernel_duration(), device_);
+        found = device_clock::measurement_findings(std::move(d.findings), s);
+        m.set_blocks(std::make_shared<const BlockSamples>(std::move(s)));
     }
-    device_clock::apply_clock(s);
-
-    Measurement m = Measurement::completed(name, s.kernel_duration(), device_);
-    for (Finding& f : d.findings) m.add_finding(std::move(f));
-    for (Finding& f : device_clock::resolution_findings(s)) m.add_finding(std::move(f));
-    m.set_blocks(std::make_shared<const BlockSamples>(std::move(s)));
+    // Outside the relaxed mode: a sink is the user's code.
+    handle_findings(m, std::move(found), site);
     return m;
 }
 

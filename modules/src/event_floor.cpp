@@ -40,8 +40,8 @@ struct FloorResources {
 };
 
 Duration measure_floor(int device) {
-    DeviceGuard on(device);
     RelaxedCaptureMode relaxed;  // this thread may be capturing another stream: do not disturb it
+    DeviceGuard on(device);
     const std::string context = "measuring the event-pair floor of device " + std::to_string(device);
     FloorResources r;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking), context);

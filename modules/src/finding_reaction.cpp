@@ -194,4 +194,14 @@ void handle_findings(Findings& found, const CallSite& site) {
     react(found, std::nullopt);
 }
 
+namespace detail {
+
+void stamp_findings(Findings& found, const CallSite& site) {
+    if (!found.empty()) stamp(found, site);
+}
+
+void react_to_findings(const Findings& found, const Measurement& m) { react(found, m); }
+
+}  // namespace detail
+
 }  // namespace gpuchrono

@@ -27,6 +27,7 @@ HostClockPolicy::HostClockPolicy(cudaStream_t watched)
 
 void HostClockPolicy::start() {
     if (watching_) {
+        RelaxedCaptureMode relaxed;  // the watched or another stream may be capturing
         device_at_start_ = current_device();
     } else {
         contexts_at_start_ = context_seen.load(std::memory_order_relaxed) ? -1 : contexts_now();
@@ -42,12 +43,23 @@ void HostClockPolicy::start() {
     Measurement m = Measurement::completed(name, measured, -1);
     Findings found;
     if (watching_) {
-        if (stream_is_capturing(watched_)) {
+        bool capturing = false;
+        bool pending = false;
+        int device_at_stop = -1;
+        {
+            // Relaxed capture mode: the query concerns only the watched stream (never queried while it is
+            // captured: that would invalidate the capture), whatever other stream is being captured.
+            RelaxedCaptureMode relaxed;
+            capturing = stream_is_capturing(watched_);
+            if (!capturing) pending = !stream_is_idle(watched_);
+            device_at_stop = current_device();
+        }
+        if (capturing) {
             if (auto f = check_host_timer_capture(true, measured)) found.push_back(std::move(*f));
-        } else if (auto f = check_host_stop(!stream_is_idle(watched_), measured)) {
+        } else if (auto f = check_host_stop(pending, measured)) {
             found.push_back(std::move(*f));
         }
-        if (auto f = check_device_changed(device_at_start_, current_device(), stream_device_, name))
+        if (auto f = check_device_changed(device_at_start_, device_at_stop, stream_device_, name))
             found.push_back(std::move(*f));
     } else if (contexts_at_start_ == 0) {
         if (auto f = check_context_created(contexts_at_start_, contexts_now(), measured)) found.push_back(std::move(*f));

@@ -6,6 +6,9 @@
 #include <gpuchrono/host_sync_policy.hpp>
 #include <gpuchrono/stream_state.hpp>
 
+#include "launch_warmup.hpp"
+
+#include <optional>
 #include <string>
 
 namespace gpuchrono {
@@ -23,19 +26,32 @@ void HostSyncPolicy::refuse_capture(const char* when) const {
 }
 
 void HostSyncPolicy::synchronize(const char* when) {
-    const std::string context = std::string("synchronising ") + when + " on device " + std::to_string(device_);
+    // Relaxed capture mode: another stream of this thread may be capturing (this one is not: refuse_capture
+    // ran first), and waiting for this stream does not touch that capture. A device-wide synchronisation does
+    // touch it; the driver refuses that, and the CudaError says so.
+    RelaxedCaptureMode relaxed;
+    cudaError_t e = cudaSuccess;
+    const char* call = "cudaStreamSynchronize(stream)";
     if (scope_ == SyncScope::stream) {
-        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream_), context);
+        e = cudaStreamSynchronize(stream_);
     } else {
         DeviceGuard on(device_);
-        GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(), context);
+        e = cudaDeviceSynchronize();
+        call = "cudaDeviceSynchronize()";
     }
+    // The message is built only on failure: at stop this runs inside the interval.
+    if (e != cudaSuccess) check(e, call, std::string("synchronising ") + when + " on device " + std::to_string(device_));
 }
 
 void HostSyncPolicy::start() {
     refuse_capture("at its start");
-    gpu_state_ = sample_gpu_state(device_);
-    device_at_start_ = current_device();
+    {
+        RelaxedCaptureMode relaxed;
+        gpu_state_ = sample_gpu_state(device_);
+        // The launch after the NVML reads is slow: this one pays for it before the clock starts (launch_warmup.hpp).
+        if (gpu_state_) detail::launch_warmup_kernel(stream_, device_);
+        device_at_start_ = current_device();
+    }
     synchronize("before the HostSyncPolicy start");
     started_ = std::chrono::steady_clock::now();
 }
@@ -48,17 +64,25 @@ void HostSyncPolicy::start() {
     const auto stopped = std::chrono::steady_clock::now();
     Measurement m = Measurement::completed(name, Duration(stopped - started_), device_);
 
+    int device_at_stop = -1;
+    std::optional<unsigned> flags;
+    {
+        RelaxedCaptureMode relaxed;
+        device_at_stop = current_device();
+        // cudaGetDeviceFlags answers for the current device; on another one the question would cost a device
+        // switch.
+        if (device_at_stop == device_) {
+            unsigned f = 0;
+            GPUCHRONO_CUDA_CHECK(cudaGetDeviceFlags(&f), "reading the scheduling flags of the timed device");
+            flags = f;
+        }
+    }
     Findings found;
-    const int device_at_stop = current_device();
     if (auto f = check_device_changed(device_at_start_, device_at_stop, device_, name)) found.push_back(std::move(*f));
     if (scope_ == SyncScope::stream)
         if (auto f = check_legacy_stream(is_legacy_default_stream(stream_), name)) found.push_back(std::move(*f));
-    // cudaGetDeviceFlags answers for the current device; on another one the question would cost a device switch.
-    if (device_at_stop == device_) {
-        unsigned flags = 0;
-        GPUCHRONO_CUDA_CHECK(cudaGetDeviceFlags(&flags), "reading the scheduling flags of the timed device");
-        if (auto f = check_blocking_sync(flags, device_)) found.push_back(std::move(*f));
-    }
+    if (flags)
+        if (auto f = check_blocking_sync(*flags, device_)) found.push_back(std::move(*f));
     if (gpu_state_) {
         Findings state = check_gpu_state(*gpu_state_);
         found.insert(found.end(), state.begin(), state.end());

@@ -1,4 +1,5 @@
 #include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/finding_reaction.hpp>
 #include <gpuchrono/measurement.hpp>
 
 namespace gpuchrono {
@@ -36,15 +37,24 @@ Measurement Measurement::failure(std::string_view policy, std::string error, int
 
 Duration Measurement::duration() const {
     if (state_ == State::pending) {
+        Duration resolved;
         try {
-            duration_ = pending_->resolve();
-            state_ = State::ok;
-            pending_.reset();
+            resolved = pending_->resolve();
         } catch (const std::exception& e) {
             state_ = State::failed;
             error_ = e.what();
             pending_.reset();
             throw;
+        }
+        const std::shared_ptr<detail::PendingInterval> interval = std::move(pending_);
+        duration_ = resolved;
+        state_ = State::ok;
+        // Resolved before the findings are handled: a FindingError thrown by the reaction leaves a measurement
+        // whose duration can still be read.
+        Findings found = interval->take_findings();
+        if (!found.empty()) {
+            findings_.insert(findings_.end(), found.begin(), found.end());
+            detail::react_to_findings(found, *this);
         }
     }
     if (state_ == State::failed)
@@ -57,7 +67,7 @@ Measurement::State Measurement::resolve() const noexcept {
         try {
             (void)duration();
         } catch (...) {
-            // duration() already recorded the failure in state_ and error_.
+            // A failure is in state_ and error_ already; a FindingError left the measurement resolved.
         }
     }
     return state_;

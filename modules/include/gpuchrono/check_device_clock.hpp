@@ -28,7 +28,8 @@ std::optional<Finding> check_cycle_span(const BlockSample& from, const BlockSamp
 inline constexpr double idle_slot_share_threshold = 0.10;
 
 // `blocks` of a launch on `sm_count` SMs holding `resident_blocks_per_sm` blocks each (the kernel's occupancy).
-// Nothing when sm_count or resident_blocks_per_sm is 0 (unknown).
+// Nothing when sm_count or resident_blocks_per_sm is 0 (unknown), and nothing for a launch under one wave: its
+// blocks all run at once, so no block waits for a wave before it (the tail effect needs a full wave first).
 std::optional<Finding> check_waves(std::uint64_t blocks, std::uint64_t sm_count, std::uint64_t resident_blocks_per_sm);
 
 // Blocks that could all be resident at once should start within a fraction of the region's length; a start

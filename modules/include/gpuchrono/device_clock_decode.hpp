@@ -75,4 +75,10 @@ Findings resolution_findings(const BlockSamples& samples);
 // Fewer %globaltimer steps than this per interval and a time is quantised by more than ~3%.
 inline constexpr double min_timer_steps = 30.0;
 
+// Everything a DeviceClockPolicy measurement reports about its samples, in this order: what decoding found
+// (`decoded`: a changed SM, dropped records), resolution_findings, then check_block_samples
+// (check_device_clock.hpp: clocks running backwards, a partial last wave, block start spread). `samples` must
+// be complete: timer step, SM count and resident blocks per SM filled in.
+Findings measurement_findings(Findings decoded, const BlockSamples& samples);
+
 }  // namespace gpuchrono::device_clock

@@ -22,13 +22,17 @@
 //   clock measured in this same run, minus the calibrated empty-region cost when Options::subtract_overhead.
 // - findings(): "device-clock-sm-changed" (a block changed SM inside a region), "device-clock-records-dropped"
 //   (more blocks than max_blocks), "device-clock-kernel-below-timer-resolution" and
-//   "device-clock-regions-below-timer-resolution" (PITFALLS.md row 17).
+//   "device-clock-regions-below-timer-resolution" (PITFALLS.md row 17), and what check_block_samples finds
+//   (check_device_clock.hpp): "clock-went-backwards", "partial-last-wave" (needs
+//   Options::resident_blocks_per_sm), "block-start-spread". They get the configured reaction
+//   (finding_reaction.hpp), keyed on the call site of stop(): reported once, or thrown as FindingError.
 // It is FAILED (state() == failed, error() says why) when the records cannot be trusted: the probe reached
 // more than one launch (or a plain region ran twice in one block), the kernel used a region id the timer did
 // not name, or no region was recorded at all.
 //
 // Not usable inside stream capture (it must read results back at stop): start() and stop() throw TimerError
-// on a capturing stream.
+// on a capturing stream. Another stream of the thread being captured is no obstacle: the library's own calls
+// run in relaxed capture mode (stream_state.hpp).
 #pragma once
 
 #include <gpuchrono/block_samples.hpp>

@@ -14,12 +14,22 @@
 //   at start  whether the stream is being captured into a graph (cudaStreamIsCapturing); if not, whether it is
 //             idle (cudaStreamQuery), the current device, a host timestamp; at most every 250 ms per device the
 //             GPU's clock state through NVML (gpu_state.hpp); on a device's first idle start, the event-pair
-//             floor (event_floor.hpp). All before the start event is recorded, so none of it is in the interval.
-//   at stop   the same stream and device questions, before the stop event is recorded; once the interval is
-//             known, whether it is below 10x the floor and how much of it was host time. In lazy mode
-//             (wait_at_stop = false) the interval is known only when duration() first resolves it: those two
-//             checks then run there and their findings get the configured reaction (report or throw) at that
-//             point, but cannot be attached to the Measurement, which is already in the caller's hands.
+//             floor (event_floor.hpp). After those rare two, one empty kernel of the library's on the timed
+//             stream (launch_warmup.hpp: the launch after them is slow, and this one takes that cost). All before
+//             the start event is recorded, so none of it is in the interval.
+//   at stop   before the stop record: whether the stream is being captured, whether it is idle, the current
+//             device and a host timestamp. After it: the legacy-stream and GPU-state findings, and, once the
+//             interval is known, whether it is below 10x the floor and how much of it was host time. In lazy
+//             mode (wait_at_stop = false) the interval is known only when duration() first resolves it: those
+//             two checks run there, their findings are added to the Measurement then, and get the configured
+//             reaction at that point (reported, or thrown from that duration() call).
+// Host time the timer itself adds to the interval: none after the start record (start() returns right after
+// it); before the stop record, cudaStreamIsCapturing (0.08 us on an H100), cudaStreamQuery (0.4 us),
+// cudaGetDevice (0.05 us), a steady_clock read and two swaps of the thread's capture mode (relaxed while the
+// questions are asked). That half microsecond counts only when the stream is idle at stop (the interval is
+// then host-paced anyway, and timed-stream-idle says so); behind running work the stop event waits for the
+// work. Everything that costs more (NVML, the floor, dladdr for a finding's call site, building messages)
+// runs before the start record or after the stop record.
 // Inside a stream capture the events are recorded with cudaEventRecordExternal, so they become nodes of the
 // graph, and stop() never waits (a wait would invalidate the capture): the Measurement is pending until the
 // graph has run, and carries the info finding timer-in-stream-capture; reading it before the graph ran throws

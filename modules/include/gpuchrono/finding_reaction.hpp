@@ -98,4 +98,12 @@ void handle_findings(Measurement& m, Findings found, const CallSite& site);
 // The same for findings about a series or a set of samples, which have no single Measurement.
 void handle_findings(Findings& found, const CallSite& site);
 
+namespace detail {
+// The two halves of handle_findings, for findings a Measurement learns after it was returned (a lazy
+// EventPolicy interval, checked when duration() first reads it): the interval stamps them with its timer's
+// call site, and the Measurement, having attached them, reacts.
+void stamp_findings(Findings& found, const CallSite& site);
+void react_to_findings(const Findings& found, const Measurement& m);
+}  // namespace detail
+
 }  // namespace gpuchrono

@@ -15,6 +15,8 @@
 //                              time excludes it. Also: the stream being captured into a graph at stop
 //                              (host-timer-during-capture; nothing is queried then, a query would invalidate the
 //                              capture) and the current device changing inside the scope (timer-device-changed).
+//                              These questions are asked in relaxed capture mode, so a capture of another
+//                              stream is neither refused nor invalidated by them.
 //
 // The measurement is a host time in both cases: Measurement::device() is -1.
 #pragma once
