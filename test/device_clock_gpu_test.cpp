@@ -5,6 +5,8 @@
 // are printed with BOOST_TEST_MESSAGE.
 #include <boost/test/unit_test.hpp>
 
+#include "recording_sink.hpp"
+
 #include "gpu_fixture.hpp"
 
 #include <block_spin.hpp>
@@ -82,19 +84,6 @@ const gpuchrono::Finding* find_code(const gpuchrono::Measurement& m, std::string
         if (f.code == code) return &f;
     return nullptr;
 }
-
-// Records what reaches the finding sink while alive.
-struct RecordingSink {
-    std::vector<gpuchrono::Finding> got;
-    RecordingSink() {
-        gpuchrono::forget_reported_findings();
-        gpuchrono::set_finding_sink([this](const gpuchrono::Finding& f) { got.push_back(f); });
-    }
-    ~RecordingSink() {
-        gpuchrono::set_finding_sink({});
-        gpuchrono::forget_reported_findings();
-    }
-};
 
 std::string describe_clocks(const BlockSamples& b) {
     std::ostringstream os;

@@ -2,6 +2,8 @@
 // call site, and findings travelling from measurements into a Summary.
 #include <boost/test/unit_test.hpp>
 
+#include "recording_sink.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -24,20 +26,6 @@ using gpuchrono::Measurement;
 using gpuchrono::Reaction;
 
 namespace {
-
-// Records what reaches the sink for the life of the fixture, then restores the default sink and forgets what
-// was reported, so every test starts from nothing reported.
-struct RecordingSink {
-    std::vector<Finding> got;
-    RecordingSink() {
-        gpuchrono::forget_reported_findings();
-        gpuchrono::set_finding_sink([this](const Finding& f) { got.push_back(f); });
-    }
-    ~RecordingSink() {
-        gpuchrono::set_finding_sink({});
-        gpuchrono::forget_reported_findings();
-    }
-};
 
 Finding warning_finding(std::string message = "3.10 us is within 10x of the 1.41 us floor") {
     return gpuchrono::make_finding(gpuchrono::codes::interval_below_event_floor, std::move(message),

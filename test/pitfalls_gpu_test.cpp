@@ -4,7 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "gpu_fixture.hpp"
-#include "pitfalls_kernels.hpp"
+#include <cold_spin.hpp>
 
 #include <spin.hpp>
 
@@ -494,7 +494,7 @@ BOOST_AUTO_TEST_CASE(a_first_launch_under_lazy_loading_makes_a_cold_first_sample
     gpuchrono::Series series("cold kernel");
     for (int i = 0; i < 10; ++i) {
         gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(series, stream);
-        pitfalls_kernels::launch_cold_spin(Duration::from_us(50), stream);
+        gpuchrono::kernels::launch_cold_spin(Duration::from_us(50), stream);
     }
     show("first sample", series.measurements().front());
     const gpuchrono::Summary s = gpuchrono::summary(series);
