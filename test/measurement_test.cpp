@@ -1,5 +1,7 @@
 #include <boost/test/unit_test.hpp>
 
+#include "recording_sink.hpp"
+
 #include <gpuchrono/measurement.hpp>  // detail::PendingInterval is not exported: tests reach it here
 
 #include <memory>
@@ -42,18 +44,6 @@ gpuchrono::Finding near_floor() {
     return f;
 }
 
-// Records what reaches the sink while alive.
-struct RecordingSink {
-    std::vector<gpuchrono::Finding> got;
-    RecordingSink() {
-        gpuchrono::forget_reported_findings();
-        gpuchrono::set_finding_sink([this](const gpuchrono::Finding& f) { got.push_back(f); });
-    }
-    ~RecordingSink() {
-        gpuchrono::set_finding_sink({});
-        gpuchrono::forget_reported_findings();
-    }
-};
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(measurement)
