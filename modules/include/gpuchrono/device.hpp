@@ -15,7 +15,8 @@ int device_count();
 // Why no device can be used ("cudaErrorNoDevice: no CUDA-capable device is detected"), or nothing if one can.
 std::optional<std::string> no_device_reason();
 
-// The device a stream belongs to (the current device for the legacy and per-thread default streams). Safe on a
+// The device a stream belongs to (the current device for the legacy and per-thread default streams, and for
+// a stream being captured, which CUDA 13.0 refuses to answer for: see device.cpp). Safe on a
 // stream that is being captured into a graph, and while other threads capture: it asks in relaxed capture mode.
 int stream_device(cudaStream_t stream);
 
