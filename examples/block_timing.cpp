@@ -68,7 +68,7 @@ report::Experiment block_timing(Context& ctx) {
     const unsigned blocks = (n + gpuchrono::kernels::vadd_threads - 1) / gpuchrono::kernels::vadd_threads;
     const unsigned repeat = 10000;     // nvperf repeats 100000 times; a tenth keeps the tour short
     const unsigned loop_repeat = 1000;  // the loop-timed kernel synchronises the block twice per iteration
-    const int repetitions = ctx.repetitions(5);
+    const int repetitions = ctx.repetitions(10);  // 10: the fewest the library accepts for a median
 
     std::vector<float> host(n);
     for (unsigned i = 0; i < n; ++i) host[i] = static_cast<float>(i % 1000);
