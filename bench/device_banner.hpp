@@ -1,7 +1,7 @@
 // The line every benchmark prints first: figures mean nothing without the device and clocks beside them.
 #pragma once
 
-#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -13,7 +13,7 @@
 //     const gpuchrono::Measurement& m = timer.stop();   // m.blocks()->samples: one per block
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
 
 #include <timed_reduction.hpp>
 

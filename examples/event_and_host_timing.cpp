@@ -11,7 +11,7 @@
 // stream than the work, a start event followed by host work, no warm-up, and the legacy default stream.
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
 
 #include <cold_spin.hpp>
 #include <spin.hpp>

@@ -3,7 +3,7 @@
 // samples, pictures' data and an explanation in words out.
 //
 // Include after `import gpuchrono;` (it uses the module's names), after <cuda_runtime_api.h> and after
-// <gpuchrono/cuda_error.hpp> (for the GPUCHRONO_CUDA_CHECK macro, which a module cannot export).
+// <gpuchrono/core/cuda_error.hpp> (for the GPUCHRONO_CUDA_CHECK macro, which a module cannot export).
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // so every example is its own executable that runs it alone, with --out DIR to write its report files.
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
 
 #include <string>
 

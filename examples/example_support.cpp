@@ -2,7 +2,7 @@
 // standalone example.
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
 
 #include <spin.hpp>
 

@@ -12,7 +12,7 @@
 //     launch_sum_of_cubes(pattern, values, n, result, blocks, threads, stream);
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
 
 #include <sum_of_cubes.hpp>
 

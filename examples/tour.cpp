@@ -8,7 +8,7 @@
 // the per-block records as a Chrome trace (trace.json, for https://ui.perfetto.dev), and index.html.
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 #include "block_spin.hpp"
 #include "globaltimer_spin.cuh"
 
-#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/device_probe.cuh>
 
 #include <cmath>

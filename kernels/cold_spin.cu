@@ -3,7 +3,7 @@
 
 #include "globaltimer_spin.cuh"
 
-#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
 
 #include <cstdint>
 

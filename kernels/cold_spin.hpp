@@ -4,7 +4,7 @@
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.
 #pragma once
 
-#include <gpuchrono/duration.hpp>
+#include <gpuchrono/core/duration.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -1,7 +1,7 @@
 #include "globaltimer_spin.cuh"
 #include "region_demo.hpp"
 
-#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/device_probe.cuh>
 
 #include <cmath>

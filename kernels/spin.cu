@@ -2,7 +2,7 @@
 
 #include "globaltimer_spin.cuh"
 
-#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/device_probe.cuh>
 
 #include <cmath>

@@ -2,8 +2,8 @@
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.
 #pragma once
 
-#include <gpuchrono/duration.hpp>
-#include <gpuchrono/probe_layout.hpp>
+#include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/device_clock/probe_layout.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -1,6 +1,6 @@
 #include "sum_of_cubes.hpp"
 
-#include <gpuchrono/cuda_error.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/device_probe.cuh>
 
 #include <stdexcept>

@@ -5,10 +5,10 @@
 module;
 
 #include <gpuchrono/gpuchrono.hpp>
-#include <gpuchrono/stats.hpp>
-#include <gpuchrono/check_noise.hpp>
-#include <gpuchrono/summary.hpp>
-#include <gpuchrono/views.hpp>
+#include <gpuchrono/stats/stats.hpp>
+#include <gpuchrono/checks/check_noise.hpp>
+#include <gpuchrono/stats/summary.hpp>
+#include <gpuchrono/stats/views.hpp>
 #include <gpuchrono/report/chrome_trace.hpp>
 #include <gpuchrono/report/csv.hpp>
 #include <gpuchrono/report/json.hpp>

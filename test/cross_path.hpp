@@ -3,8 +3,8 @@
 // would not link; if the types differed, the static_asserts in the test would not compile.
 #pragma once
 
-#include <gpuchrono/duration.hpp>
-#include <gpuchrono/measurement.hpp>
+#include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/core/measurement.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -2,7 +2,7 @@
 
 #include "recording_sink.hpp"
 
-#include <gpuchrono/measurement.hpp>  // detail::PendingInterval is not exported: tests reach it here
+#include <gpuchrono/core/measurement.hpp>  // detail::PendingInterval is not exported: tests reach it here
 
 #include <memory>
 #include <stdexcept>

@@ -3,7 +3,7 @@
 // and the suite says so and skips (a precondition, visible in the log).
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: macros do not travel through import
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: macros do not travel through import
 
 #include <spin.hpp>
 

@@ -9,7 +9,7 @@
 //   stddev, cv                                                                   relative 1e-11
 // The reference works in long double (64-bit mantissa, range beyond 1e4000), so it neither rounds like the
 // implementation nor overflows on the huge-magnitude data.
-#include <gpuchrono/stats.hpp>
+#include <gpuchrono/stats/stats.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -8,7 +8,7 @@
 // agree to within the spread of the samples: one library, two doors.
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: a macro, which no module exports
 
 #include "saxpy.hpp"
 

@@ -2,7 +2,7 @@
 // imports the module, calls them; the .cu file, which includes <gpuchrono/gpuchrono.hpp>, defines them.
 #pragma once
 
-#include <gpuchrono/measurement.hpp>
+#include <gpuchrono/core/measurement.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -52,8 +52,8 @@
 #error "gpuchrono/device_probe.cuh is device code: include it from .cu files compiled by nvcc"
 #endif
 
-#include <gpuchrono/cuda_error.hpp>
-#include <gpuchrono/probe_layout.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/device_clock/probe_layout.hpp>
 
 #include <cuda_runtime.h>
 

@@ -2,8 +2,8 @@
 // serialise against everything), warmed up so the first measurement does not carry module loading.
 #pragma once
 
-#include <gpuchrono/cuda_error.hpp>
-#include <gpuchrono/duration.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/core/duration.hpp>
 
 #include <spin.hpp>
 

@@ -2,8 +2,8 @@
 // forgets what was reported, so every test starts from nothing reported.
 #pragma once
 
-#include <gpuchrono/finding.hpp>
-#include <gpuchrono/finding_reaction.hpp>
+#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/checks/finding_reaction.hpp>
 
 #include <vector>
 

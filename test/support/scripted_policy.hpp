@@ -2,8 +2,8 @@
 // without a GPU: how often start/stop ran, what stop returns, and whether it throws.
 #pragma once
 
-#include <gpuchrono/cuda_error.hpp>
-#include <gpuchrono/measurement.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/core/measurement.hpp>
 
 #include <stdexcept>
 #include <string_view>

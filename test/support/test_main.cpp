@@ -9,7 +9,7 @@
 #define BOOST_TEST_NO_MAIN
 #include <boost/test/included/unit_test.hpp>
 
-#include <gpuchrono/device.hpp>
+#include <gpuchrono/core/device.hpp>
 
 #include <algorithm>
 #include <cstdio>

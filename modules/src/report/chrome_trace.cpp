@@ -2,7 +2,7 @@
 
 #include <gpuchrono/report/timeline_svg.hpp>
 
-#include <gpuchrono/views.hpp>
+#include <gpuchrono/stats/views.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include <gpuchrono/report/csv.hpp>
 
-#include <gpuchrono/views.hpp>
+#include <gpuchrono/stats/views.hpp>
 
 #include <charconv>
 #include <cmath>

@@ -1,7 +1,7 @@
 #include <gpuchrono/report/report.hpp>
 
-#include <gpuchrono/cuda_error.hpp>
-#include <gpuchrono/summary.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/stats/summary.hpp>
 
 #include <cuda_runtime_api.h>
 #include <unistd.h>

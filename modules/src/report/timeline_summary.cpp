@@ -1,6 +1,6 @@
 #include <gpuchrono/report/timeline_summary.hpp>
 
-#include <gpuchrono/views.hpp>
+#include <gpuchrono/stats/views.hpp>
 
 #include <range/v3/algorithm/max_element.hpp>
 #include <range/v3/range/conversion.hpp>

@@ -4,7 +4,7 @@
 #include <gpuchrono/report/timeline_summary.hpp>
 #include <gpuchrono/report/units.hpp>
 
-#include <gpuchrono/views.hpp>
+#include <gpuchrono/stats/views.hpp>
 
 #include <algorithm>
 #include <cmath>

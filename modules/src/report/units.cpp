@@ -1,6 +1,6 @@
 #include <gpuchrono/report/units.hpp>
 
-#include <gpuchrono/duration.hpp>
+#include <gpuchrono/core/duration.hpp>
 
 #include <algorithm>
 #include <cmath>

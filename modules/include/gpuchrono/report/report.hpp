@@ -8,11 +8,11 @@
 // cycles exactly as the device read them. Fields a run could not measure hold NaN (numbers) or are empty.
 #pragma once
 
-#include <gpuchrono/block_samples.hpp>
-#include <gpuchrono/duration.hpp>
-#include <gpuchrono/finding.hpp>
-#include <gpuchrono/series.hpp>
-#include <gpuchrono/stats.hpp>
+#include <gpuchrono/device_clock/block_samples.hpp>
+#include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/series.hpp>
+#include <gpuchrono/stats/stats.hpp>
 
 #include <cstddef>
 #include <cstdint>

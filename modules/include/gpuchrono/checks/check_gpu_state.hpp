@@ -1,0 +1,50 @@
+// Decisions about the state of the GPU while timing (PITFALLS.md #5, #6 and #27), from what NVML reported
+// (gpu_state.hpp reads it). Pure functions, so CPU tests can feed them any state.
+#pragma once
+
+#include <gpuchrono/checks/finding.hpp>
+
+#include <optional>
+#include <string>
+
+namespace gpuchrono {
+
+// nvmlDeviceGetCurrentClocksEventReasons bits (nvml.h, NVML 12.2+; "ThrottleReasons" before).
+namespace clock_event {
+inline constexpr unsigned long long gpu_idle = 0x1;
+inline constexpr unsigned long long applications_clocks_setting = 0x2;
+inline constexpr unsigned long long sw_power_cap = 0x4;
+inline constexpr unsigned long long hw_slowdown = 0x8;
+inline constexpr unsigned long long sync_boost = 0x10;
+inline constexpr unsigned long long sw_thermal_slowdown = 0x20;
+inline constexpr unsigned long long hw_thermal_slowdown = 0x40;
+inline constexpr unsigned long long hw_power_brake_slowdown = 0x80;
+inline constexpr unsigned long long display_clock_setting = 0x100;
+// Power or thermal capping (PITFALLS.md #6).
+inline constexpr unsigned long long capping =
+    sw_power_cap | hw_slowdown | sw_thermal_slowdown | hw_thermal_slowdown | hw_power_brake_slowdown;
+}  // namespace clock_event
+
+// "GpuIdle|SwPowerCap", "none" for 0.
+std::string describe_clock_event_reasons(unsigned long long reasons);
+
+// What NVML said about one device at one moment. Fields NVML could not give stay empty.
+struct GpuState {
+    int device = -1;
+    bool nvml_loaded = true;            // false: NVML could not be used at all (nvml_error says why)
+    std::string nvml_error;
+    std::optional<unsigned> sm_clock_mhz;
+    std::optional<unsigned> max_sm_clock_mhz;
+    std::optional<unsigned long long> clock_event_reasons;
+    std::optional<unsigned> other_processes;  // compute processes on the device besides this one
+};
+
+// An SM clock under this fraction of its maximum is low: nvbench's --throttle-threshold default (75%), below
+// which nvbench discards a sample (PITFALLS.md #6).
+inline constexpr double min_clock_fraction = 0.75;
+
+// gpu-idle-clock (clock low with the GpuIdle reason), gpu-clock-throttled (a capping reason, whatever the
+// clock), gpu-clock-low (clock low for another or no reason), gpu-shared (other processes), nvml-unavailable.
+Findings check_gpu_state(const GpuState& state);
+
+}  // namespace gpuchrono

@@ -1,0 +1,183 @@
+// The one list of every finding code gpuchrono emits: its severity, the row of ../shared/PITFALLS.md it
+// stands for, a one-line summary and the fix. Detectors build their findings through make_finding(), which
+// takes severity and fix from here, so a code cannot drift from its documentation (docs/pitfalls.md is
+// written from this table, and a CPU test checks that every code in it is unique and complete).
+//
+// Severities: error    - the number is wrong (a clock ran backwards, cycles of two SMs were subtracted);
+//             warning  - the number is probably not what the user meant to measure, by a large factor;
+//             info     - the number is right but needs context to be read right (legacy stream, capture).
+#pragma once
+
+#include <gpuchrono/checks/finding.hpp>
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuchrono {
+
+struct FindingKind {
+    std::string_view code;
+    Severity severity;
+    int pitfall_row;  // row of PITFALLS.md; 0 when the pitfall is not one of its rows (the summary says where from)
+    std::string_view summary;
+    std::string_view fix;
+};
+
+// The codes, spelled once; compare with Finding::code.
+struct codes {
+    // Host-side timers
+    static constexpr std::string_view host_stop_with_pending_work = "host-stop-with-pending-work";
+    static constexpr std::string_view host_timer_during_capture = "host-timer-during-capture";
+    static constexpr std::string_view context_created_in_timer = "context-created-in-timer";
+    static constexpr std::string_view blocking_sync_wait = "blocking-sync-wait";
+    static constexpr std::string_view pageable_host_memory = "pageable-host-memory";
+    // Event pairs
+    static constexpr std::string_view host_time_in_event_interval = "host-time-in-event-interval";
+    static constexpr std::string_view timed_stream_idle = "timed-stream-idle";
+    static constexpr std::string_view interval_below_event_floor = "interval-below-event-floor";
+    static constexpr std::string_view timer_in_stream_capture = "timer-in-stream-capture";
+    // Any GPU timer
+    static constexpr std::string_view timer_device_changed = "timer-device-changed";
+    static constexpr std::string_view legacy_default_stream = "legacy-default-stream";
+    // Series
+    static constexpr std::string_view cold_first_sample = "cold-first-sample";
+    static constexpr std::string_view too_few_samples = "too-few-samples";
+    static constexpr std::string_view high_variation = "high-variation";
+    // Device clock (the first four are emitted by the DeviceClockPolicy's decoding)
+    static constexpr std::string_view device_clock_sm_changed = "device-clock-sm-changed";
+    static constexpr std::string_view device_clock_records_dropped = "device-clock-records-dropped";
+    static constexpr std::string_view device_clock_kernel_below_timer_resolution =
+        "device-clock-kernel-below-timer-resolution";
+    static constexpr std::string_view device_clock_regions_below_timer_resolution =
+        "device-clock-regions-below-timer-resolution";
+    static constexpr std::string_view clock_went_backwards = "clock-went-backwards";
+    static constexpr std::string_view cycles_across_sms = "cycles-across-sms";
+    static constexpr std::string_view partial_last_wave = "partial-last-wave";
+    static constexpr std::string_view block_start_spread = "block-start-spread";
+    // GPU state (NVML)
+    static constexpr std::string_view gpu_idle_clock = "gpu-idle-clock";
+    static constexpr std::string_view gpu_clock_throttled = "gpu-clock-throttled";
+    static constexpr std::string_view gpu_clock_low = "gpu-clock-low";
+    static constexpr std::string_view gpu_shared = "gpu-shared";
+    static constexpr std::string_view nvml_unavailable = "nvml-unavailable";
+};
+
+namespace detail {
+inline constexpr FindingKind finding_kinds[] = {
+    {codes::host_stop_with_pending_work, Severity::warning, 1,
+     "a host timer stopped while the stream it watches still had GPU work queued: the time excludes that work",
+     "synchronize the stream before the timer stops, or time GPU work with EventPolicy or HostSyncPolicy"},
+    {codes::host_timer_during_capture, Severity::warning, 13,
+     "a host timer watched a stream that was being captured into a graph: nothing ran, the time is the cost of "
+     "capturing",
+     "time the graph launch (cudaGraphLaunch, then synchronize) instead of the capture"},
+    {codes::context_created_in_timer, Severity::warning, 3,
+     "a CUDA context was created inside the timed scope: the time includes context creation (213-323 ms on an H100)",
+     "initialise CUDA before timing, e.g. cudaInitDevice(device, 0, 0) or cudaFree(nullptr)"},
+    {codes::blocking_sync_wait, Severity::info, 14,
+     "the device schedules with cudaDeviceScheduleBlockingSync: the host wakes late from every synchronisation "
+     "(+83 us on an H100), and a host-synchronised interval includes that",
+     "read the GPU interval with EventPolicy, or leave the device's default scheduling (spin or auto)"},
+    {codes::pageable_host_memory, Severity::warning, 2,
+     "a host buffer of an asynchronous copy is pageable: cudaMemcpyAsync is then synchronous and slow "
+     "(256 MB H2D: 40.9 ms pageable vs 5.0 ms pinned on an H100)",
+     "pin the buffer (cudaMallocHost, or cudaHostRegister on an existing one)"},
+    {codes::host_time_in_event_interval, Severity::warning, 0,
+     "the start event was recorded on an idle stream, and host time before or between launches makes up most of "
+     "the event interval (the pitfall the nvperf README describes; PITFALLS.md #4 and #22 are its usual causes)",
+     "start the timer right before the first launch (after the host work), or queue the work before starting"},
+    {codes::timed_stream_idle, Severity::warning, 8,
+     "the timed stream had no pending work when the timer started nor when it stopped: the event interval is "
+     "host time, not GPU work (the work ran on another stream, or finished before the stop was recorded)",
+     "pass the timer the stream the work is launched on, and stop the timer right after the last launch"},
+    {codes::interval_below_event_floor, Severity::warning, 7,
+     "the event interval is less than 10x the empty event-pair interval measured on this device, so the timer's "
+     "own floor is a large part of it (PITFALLS.md #7 and #22)",
+     "time many iterations between one event pair (or a CUDA graph of them) and divide"},
+    {codes::timer_in_stream_capture, Severity::info, 13,
+     "the timed stream was being captured into a graph: the events were recorded as graph nodes "
+     "(cudaEventRecordExternal) and the interval exists only once the graph has run",
+     "launch the graph before reading the duration (each launch overwrites it), or time the graph launch instead"},
+    {codes::timer_device_changed, Severity::warning, 10,
+     "the thread's current device changed between the timer's start and stop: work on the other device is not "
+     "inside the timed interval (PITFALLS.md #10 and #28)",
+     "keep cudaSetDevice outside the timed scope and use one timer (one stream) per device"},
+    {codes::legacy_default_stream, Severity::info, 12,
+     "the timed stream is the legacy default stream, which waits for and blocks every blocking stream on the "
+     "device: the interval can include or be delayed by their work",
+     "time on a stream created with cudaStreamNonBlocking, or on cudaStreamPerThread"},
+    {codes::cold_first_sample, Severity::warning, 4,
+     "the first sample of a series is far above the median of the rest: it paid for a cold start (context, lazy "
+     "module loading, idle clocks; PITFALLS.md #3 to #5)",
+     "run the timed work once before timing it (and the GPU for some 100 ms), or drop the first sample"},
+    {codes::too_few_samples, Severity::warning, 26,
+     "the series has fewer samples than the statistic needs to mean anything",
+     "take more samples: at least 10 (nvbench's --min-samples), and 1/min(p, 1-p) for a percentile p"},
+    {codes::high_variation, Severity::warning, 26,
+     "the samples vary more than a stable GPU measurement does (coefficient of variation or max/min above its "
+     "threshold)",
+     "report the median and IQR rather than the mean; warm up, isolate the GPU, and look for a cold or "
+     "interrupted sample"},
+    {codes::device_clock_sm_changed, Severity::warning, 18,
+     "a block began and ended a region on different SMs (it was preempted): its cycles are not comparable",
+     "nothing to correct: %globaltimer times stay valid across SMs; check what else runs on the GPU"},
+    {codes::device_clock_records_dropped, Severity::warning, 0,
+     "the kernel had more blocks than the device-clock probe holds: the missing blocks' samples were dropped "
+     "(counted, never written out of bounds)",
+     "raise DeviceClockPolicy::Options::max_blocks to the launch's block count"},
+    {codes::device_clock_kernel_below_timer_resolution, Severity::warning, 17,
+     "the kernel-level duration spans fewer than 30 %globaltimer steps: it is quantised by several percent",
+     "time more work per launch, or read cycle-based times (net_ns)"},
+    {codes::device_clock_regions_below_timer_resolution, Severity::info, 17,
+     "some device-clock regions last fewer than 30 %globaltimer steps: their ns times are coarse",
+     "read net_ns (from cycles) for short regions, or time longer regions"},
+    {codes::clock_went_backwards, Severity::error, 15,
+     "a device-clock sample ends before it starts (a wrapped 32-bit clock(), or reads on different clocks)",
+     "read clock64 and %globaltimer, never the 32-bit clock(); keep start and stop reads on one block"},
+    {codes::cycles_across_sms, Severity::error, 16,
+     "clock64 values read on two different SMs were subtracted: SM counters are not aligned (offsets up to 12 ms "
+     "on an H100)",
+     "compare %globaltimer times across SMs; subtract clock64 only between reads on one SM"},
+    {codes::partial_last_wave, Severity::info, 24,
+     "the launch ends in a partial wave that leaves most of the GPU idle for a wave's time (tail effect)",
+     "launch whole waves (a multiple of SMs x resident blocks per SM), or report the wave count beside the time"},
+    {codes::block_start_spread, Severity::info, 25,
+     "the blocks of one region started far apart compared with the region's length: first start to last stop is "
+     "not the region's duration",
+     "read per-block durations (or the median over blocks), and never infer placement or order from blockIdx"},
+    {codes::gpu_idle_clock, Severity::warning, 5,
+     "the SM clock was at its idle level when the timer started: the first samples run while it ramps up "
+     "(345 MHz idle vs 1980 MHz under load on an H100)",
+     "warm up by time: run the workload for some 100 ms before the timed samples"},
+    {codes::gpu_clock_throttled, Severity::warning, 6,
+     "the GPU reported power or thermal capping of its clock while timing (sustained GEMM on an H100: 1980 -> "
+     "1470-1560 MHz, +15% time)",
+     "report the SM clock beside the time; cool down between runs, or compare runs only at the same clock"},
+    {codes::gpu_clock_low, Severity::warning, 6,
+     "the SM clock was under 75% of its maximum (nvbench's throttle threshold) without an idle or capping reason",
+     "report the SM clock beside the time; check application clocks and what else runs on the GPU"},
+    {codes::gpu_shared, Severity::warning, 27,
+     "other processes had a compute context on the GPU while timing: they share its SMs or time-slice with it",
+     "time on a GPU no other process uses, or record what else ran beside the results"},
+    {codes::nvml_unavailable, Severity::info, 0,
+     "NVML (libnvidia-ml.so.1) could not be used, so the GPU clock, throttling and other-process checks "
+     "(PITFALLS.md #5, #6, #27) are off",
+     "install the NVIDIA driver's NVML library to enable these checks; timing works without it"},
+};
+}  // namespace detail
+
+// Every kind, in the order above.
+inline constexpr std::span<const FindingKind> finding_catalog() noexcept { return detail::finding_kinds; }
+
+// The kind of `code`, or nullptr if no such code exists.
+const FindingKind* find_finding_kind(std::string_view code) noexcept;
+
+// A finding of a catalogued kind: severity from the catalog, the fix from the catalog unless `fix` is given
+// (a fix with the numbers of this case, e.g. how many samples to take). Throws std::invalid_argument for an
+// unknown code: every code must be in the catalog.
+Finding make_finding(std::string_view code, std::string message, std::vector<Evidence> evidence = {},
+                     std::string fix = {});
+
+}  // namespace gpuchrono

@@ -1,0 +1,154 @@
+// ScopedTimer<Policy>: starts in its constructor, stops in its destructor.
+//
+//     gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+//     kernel<<<grid, block, 0, stream>>>(args);
+//     // ~ScopedTimer records the stop event; or: gpuchrono::Measurement m = t.stop();
+//
+// States and what each call does in them:
+//   running    stop(): ends the interval -> stopped (returns the measurement); if the policy throws, the
+//              timer becomes failed and the exception propagates. Destructor: stops, never throws.
+//   stopped    stop(): returns the same measurement again; nothing is re-measured.
+//   failed     stop(): throws TimerError quoting the original failure.
+//   moved-from stop(): throws TimerError. The destructor does nothing.
+// The destructor cannot throw, so a failure there becomes a failed Measurement, delivered to the bound
+// Series if there is one (Series::failed_count() shows it), never dropped.
+#pragma once
+
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/core/measurement.hpp>
+#include <gpuchrono/core/series.hpp>
+#include <gpuchrono/core/timing_policy.hpp>
+
+#include <exception>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace gpuchrono {
+
+template <TimingPolicy Policy>
+class ScopedTimer {
+public:
+    enum class State { running, stopped, failed, moved_from };
+
+    // Starts timing; the arguments construct the policy (e.g. a stream).
+    template <class... Args>
+        requires std::constructible_from<Policy, Args...>
+    explicit ScopedTimer(Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...) {
+        policy_->start();
+    }
+
+    // Starts timing and appends the measurement to `into` when the timer stops, however it stops.
+    template <class... Args>
+        requires std::constructible_from<Policy, Args...>
+    explicit ScopedTimer(Series& into, Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...), into_(&into) {
+        policy_->start();
+    }
+
+    ScopedTimer(const ScopedTimer&) = delete;
+    ScopedTimer& operator=(const ScopedTimer&) = delete;
+
+    ScopedTimer(ScopedTimer&& other) noexcept
+        : policy_(std::move(other.policy_)), into_(other.into_), state_(other.state_), result_(std::move(other.result_)) {
+        other.become_moved_from();
+    }
+
+    // A running timer on the left is stopped first, exactly as its destructor would.
+    ScopedTimer& operator=(ScopedTimer&& other) noexcept {
+        if (this != &other) {
+            finish_quietly();
+            policy_ = std::move(other.policy_);
+            into_ = other.into_;
+            state_ = other.state_;
+            result_ = std::move(other.result_);
+            other.become_moved_from();
+        }
+        return *this;
+    }
+
+    ~ScopedTimer() { finish_quietly(); }
+
+    const Measurement& stop() {
+        switch (state_) {
+            case State::stopped: return result_;
+            case State::failed: throw TimerError("gpuchrono: stop() on a failed timer: " + result_.error());
+            case State::moved_from: throw TimerError("gpuchrono: stop() on a moved-from ScopedTimer");
+            case State::running: break;
+        }
+        try {
+            result_ = policy_->stop();
+        } catch (const std::exception& e) {
+            fail(e.what());
+            throw;
+        }
+        state_ = State::stopped;
+        deliver();
+        return result_;
+    }
+
+    State state() const noexcept { return state_; }
+
+    // The measurement of a stopped or failed timer; TimerError while running or when moved-from.
+    const Measurement& result() const {
+        if (state_ == State::stopped || state_ == State::failed) return result_;
+        throw TimerError(state_ == State::running ? "gpuchrono: result() of a running ScopedTimer (call stop() first)"
+                                                  : "gpuchrono: result() of a moved-from ScopedTimer");
+    }
+
+    // The policy, e.g. to hand a device-clock probe to a kernel. TimerError when moved-from.
+    Policy& policy() {
+        if (!policy_) throw TimerError("gpuchrono: policy() of a moved-from ScopedTimer");
+        return *policy_;
+    }
+
+private:
+    void finish_quietly() noexcept {
+        if (state_ != State::running) return;
+        try {
+            result_ = policy_->stop();
+            state_ = State::stopped;
+        } catch (const std::exception& e) {
+            fail(e.what());
+            return;
+        } catch (...) {
+            fail("unknown exception while stopping the timer");
+            return;
+        }
+        deliver_quietly();
+    }
+
+    void fail(const std::string& why) noexcept {
+        state_ = State::failed;
+        try {
+            result_ = Measurement::failure(Policy::name, why, -1);
+        } catch (...) {
+            // Out of memory while describing a failure: the default Measurement is already a failure.
+            result_ = Measurement();
+        }
+        deliver_quietly();
+    }
+
+    void deliver() {
+        if (into_) into_->add(result_);
+    }
+    void deliver_quietly() noexcept {
+        try {
+            deliver();
+        } catch (...) {
+            // Only allocation can fail here; nothing better can be done inside a destructor.
+        }
+    }
+
+    void become_moved_from() noexcept {
+        policy_.reset();
+        into_ = nullptr;
+        state_ = State::moved_from;
+    }
+
+    std::optional<Policy> policy_;
+    Series* into_ = nullptr;
+    State state_ = State::running;
+    Measurement result_;
+};
+
+}  // namespace gpuchrono

@@ -1,0 +1,32 @@
+// Reading the GPU's clock, clock-event reasons and other processes through NVML, loaded at run time with
+// dlopen("libnvidia-ml.so.1") (no link-time dependency on the driver). Without NVML everything else works,
+// and the first read says so once (GpuState::nvml_loaded = false -> finding nvml-unavailable).
+//
+// NVML calls cost tens of microseconds or more (the process list most), far above what a per-sample check
+// may cost. So the policies read the state at most once per device every gpu_state_interval, at the start of
+// a timer (before its interval begins, where a cost cannot enter the measurement); the first timer on a device
+// always reads it, which is where an idle clock (PITFALLS.md #5) shows. The first read of the process also
+// loads and initialises NVML.
+#pragma once
+
+#include <gpuchrono/checks/check_gpu_state.hpp>
+#include <gpuchrono/core/duration.hpp>
+
+#include <optional>
+
+namespace gpuchrono {
+
+inline constexpr Duration gpu_state_interval = Duration::from_ms(250);
+
+// Reads the state of `device` now. Fields NVML cannot give stay empty; nvml_loaded is false when NVML cannot
+// be loaded or initialised.
+GpuState read_gpu_state(int device);
+
+// What the policies call: read_gpu_state at most once per device per gpu_state_interval, nothing in between.
+// When NVML is unavailable, only the first call of the process returns a state (with nvml_loaded = false).
+std::optional<GpuState> sample_gpu_state(int device) noexcept;
+
+// The next sample_gpu_state of every device reads again (tests, or after a deliberate pause).
+void reset_gpu_state_sampling() noexcept;
+
+}  // namespace gpuchrono

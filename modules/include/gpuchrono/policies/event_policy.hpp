@@ -1,0 +1,86 @@
+// EventPolicy: a CUDA event pair recorded on the timed stream, on that stream's device.
+//
+// The interval is GPU time between the two records: the work enqueued between start and stop, plus the
+// launch latency that is inside the pair (PITFALLS.md #22: a naive pair around a D-us kernel reads
+// D + 6..8 us on an H100). Events come from the EventPool, so a warm timer creates none.
+//
+// By default stop() waits for the stop event and reads the interval. With Options{.wait_at_stop = false}
+// stop() only records the stop event and returns a pending Measurement; the interval is read the first time
+// duration() is called, after waiting for the stop event, never before it has completed. Use that to time
+// many scopes back to back without a host synchronisation between them.
+//
+// Checks (each costs well under a microsecond and none waits for the GPU; findings land in the Measurement,
+// see finding_catalog.hpp for the codes):
+//   at start  whether the stream is being captured into a graph (cudaStreamIsCapturing); if not, whether it is
+//             idle (cudaStreamQuery), the current device, a host timestamp; at most every 250 ms per device the
+//             GPU's clock state through NVML (gpu_state.hpp); on a device's first idle start, the event-pair
+//             floor (event_floor.hpp). After those rare two, one empty kernel of the library's on the timed
+//             stream (launch_warmup.hpp: the launch after them is slow, and this one takes that cost). All before
+//             the start event is recorded, so none of it is in the interval.
+//   at stop   before the stop record: whether the stream is being captured, whether it is idle, the current
+//             device and a host timestamp. After it: the legacy-stream and GPU-state findings, and, once the
+//             interval is known, whether it is below 10x the floor and how much of it was host time. In lazy
+//             mode (wait_at_stop = false) the interval is known only when duration() first resolves it: those
+//             two checks run there, their findings are added to the Measurement then, and get the configured
+//             reaction at that point (reported, or thrown from that duration() call).
+// Host time the timer itself adds to the interval: none after the start record (start() returns right after
+// it); before the stop record, cudaStreamIsCapturing (0.08 us on an H100), cudaStreamQuery (0.4 us),
+// cudaGetDevice (0.05 us), a steady_clock read and two swaps of the thread's capture mode (relaxed while the
+// questions are asked). That half microsecond counts only when the stream is idle at stop (the interval is
+// then host-paced anyway, and timed-stream-idle says so); behind running work the stop event waits for the
+// work. Everything that costs more (NVML, the floor, dladdr for a finding's call site, building messages)
+// runs before the start record or after the stop record.
+// Inside a stream capture the events are recorded with cudaEventRecordExternal, so they become nodes of the
+// graph, and stop() never waits (a wait would invalidate the capture): the Measurement is pending until the
+// graph has run, and carries the info finding timer-in-stream-capture; reading it before the graph ran throws
+// TimerError. Such events are created for the capture (never recorded before, so an early read cannot return
+// an old interval) and never go to the pool, since the graph records them again at every launch. A capture that begins or ends between
+// start and stop is refused with TimerError: such an interval would span capture time and run time.
+#pragma once
+
+#include <gpuchrono/policies/event_pool.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>
+#include <gpuchrono/core/measurement.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <optional>
+#include <string_view>
+
+namespace gpuchrono {
+
+class EventPolicy {
+public:
+    static constexpr std::string_view name = "event";
+
+    struct Options {
+        bool wait_at_stop = true;
+    };
+
+    explicit EventPolicy(cudaStream_t stream) : EventPolicy(stream, Options{}) {}
+    EventPolicy(cudaStream_t stream, Options options);
+
+    EventPolicy(EventPolicy&&) noexcept = default;
+    EventPolicy& operator=(EventPolicy&&) noexcept = default;
+
+    void start();
+    Measurement stop();
+
+    cudaStream_t stream() const noexcept { return stream_; }
+    int device() const noexcept { return device_; }
+
+private:
+    cudaStream_t stream_;
+    int device_;
+    Options options_;
+    EventLease start_;
+    EventLease stop_;
+    bool capturing_ = false;
+    bool idle_at_start_ = false;
+    int device_at_start_ = -1;
+    std::chrono::steady_clock::time_point host_start_{};
+    std::optional<GpuState> gpu_state_;
+};
+
+}  // namespace gpuchrono

@@ -1,0 +1,49 @@
+#include <gpuchrono/checks/check_cold_start.hpp>
+#include <gpuchrono/checks/finding_catalog.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace gpuchrono {
+
+std::optional<Finding> check_context_created(int contexts_at_start, int contexts_at_stop, Duration measured) {
+    if (contexts_at_start < 0 || contexts_at_stop < 0 || contexts_at_stop <= contexts_at_start) return std::nullopt;
+    return make_finding(codes::context_created_in_timer,
+                        "a CUDA context was created inside the timed scope (devices with an active context: " +
+                            std::to_string(contexts_at_start) + " at start, " + std::to_string(contexts_at_stop) +
+                            " at stop): the " + to_string(measured) +
+                            " measured include creating it (213-323 ms on an H100)",
+                        {{"measured_ns", measured.ns()},
+                         {"contexts_at_start", static_cast<double>(contexts_at_start)},
+                         {"contexts_at_stop", static_cast<double>(contexts_at_stop)}});
+}
+
+std::optional<Finding> check_cold_first_sample(std::span<const Duration> in_order, ModuleLoading loading) {
+    if (in_order.size() < 3) return std::nullopt;
+    std::vector<double> rest;
+    rest.reserve(in_order.size() - 1);
+    for (Duration d : in_order.subspan(1))
+        if (d.is_finite()) rest.push_back(d.ns());
+    const Duration first = in_order.front();
+    if (rest.size() < 2 || !first.is_finite()) return std::nullopt;
+    // The median of the rest, the middle two averaged for an even count.
+    const std::size_t mid = rest.size() / 2;
+    std::nth_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(mid), rest.end());
+    double median = rest[mid];
+    if (rest.size() % 2 == 0) median = (median + *std::max_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+    if (!(median > 0) || !(first.ns() > cold_sample_ratio * median)) return std::nullopt;
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.1f", first.ns() / median);
+    std::string message = "the first sample " + to_string(first) + " is " + ratio + "x the median " +
+                          to_string(Duration::from_ns(median)) + " of the " + std::to_string(rest.size()) +
+                          " after it: it paid for a cold start";
+    message += loading == ModuleLoading::lazy
+                   ? " (lazy module loading is on: a kernel's first launch loads it, 171-430 us on an H100)"
+                   : " (first use of the context, module loading, or clocks ramping up)";
+    return make_finding(codes::cold_first_sample, std::move(message),
+                        {{"first_ns", first.ns()}, {"median_of_rest_ns", median}});
+}
+
+}  // namespace gpuchrono

@@ -1,0 +1,125 @@
+#include <gpuchrono/checks/check_device_clock.hpp>
+#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/stats/views.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpuchrono {
+
+namespace {
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string block_text(const BlockSample& s) {
+    return "block " + std::to_string(s.block) + " region " + std::to_string(s.region);
+}
+
+double median_of(std::vector<double> values) {
+    const std::size_t mid = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+    double m = values[mid];
+    if (values.size() % 2 == 0) m = (m + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+    return m;
+}
+}  // namespace
+
+std::optional<Finding> check_clock_monotonic(std::span<const BlockSample> samples) {
+    std::size_t backwards = 0;
+    const BlockSample* first = nullptr;
+    for (const BlockSample& s : samples) {
+        const bool ns_back = s.stop_ns < s.start_ns;
+        const bool cycles_back = s.sm_start == s.sm_stop && s.stop_cycles < s.start_cycles;
+        if (!ns_back && !cycles_back) continue;
+        ++backwards;
+        if (!first) first = &s;
+    }
+    if (backwards == 0) return std::nullopt;
+    const bool ns_back = first->stop_ns < first->start_ns;
+    return make_finding(codes::clock_went_backwards,
+                        std::to_string(backwards) + " of " + std::to_string(samples.size()) +
+                            " device-clock samples end before they start (first: " + block_text(*first) + ", " +
+                            (ns_back ? "%globaltimer " + std::to_string(first->start_ns) + " -> " + std::to_string(first->stop_ns)
+                                     : "clock64 " + std::to_string(first->start_cycles) + " -> " +
+                                           std::to_string(first->stop_cycles) + " on SM " + std::to_string(first->sm_start)) +
+                            "): these times are not usable",
+                        {{"samples_backwards", static_cast<double>(backwards)}});
+}
+
+std::optional<Finding> check_cycle_span(const BlockSample& from, const BlockSample& to) {
+    if (from.sm_start == to.sm_stop) return std::nullopt;
+    return make_finding(codes::cycles_across_sms,
+                        "cycles from " + block_text(from) + "'s start (SM " + std::to_string(from.sm_start) + ") to " +
+                            block_text(to) + "'s stop (SM " + std::to_string(to.sm_stop) +
+                            ") subtract clock64 values of two SMs, whose counters are not aligned",
+                        {{"sm_from", static_cast<double>(from.sm_start)}, {"sm_to", static_cast<double>(to.sm_stop)}});
+}
+
+std::optional<Finding> check_waves(std::uint64_t blocks, std::uint64_t sm_count, std::uint64_t resident_blocks_per_sm) {
+    if (blocks == 0 || sm_count == 0 || resident_blocks_per_sm == 0) return std::nullopt;
+    const Waves shape = waves(blocks, sm_count, resident_blocks_per_sm);
+    // Under one wave every block runs at once: the launch is small, not late.
+    if (!shape.partial_last_wave || shape.full_waves == 0) return std::nullopt;
+    const double slots = static_cast<double>(shape.full_waves + 1) * static_cast<double>(shape.blocks_per_wave);
+    const double idle = slots - static_cast<double>(blocks);
+    const double share = idle / slots;
+    if (share <= idle_slot_share_threshold) return std::nullopt;
+    return make_finding(
+        codes::partial_last_wave,
+        std::to_string(blocks) + " blocks on " + std::to_string(sm_count) + " SMs x " +
+            std::to_string(resident_blocks_per_sm) + " resident = " + std::to_string(shape.blocks_per_wave) +
+            " per wave: " + fixed(shape.waves, 2) + " waves, the last holds " + std::to_string(shape.blocks_in_last_wave) +
+            " blocks and " + fixed(share * 100, 1) + "% of the launch's block slots stay idle",
+        {{"waves", shape.waves},
+         {"blocks_in_last_wave", static_cast<double>(shape.blocks_in_last_wave)},
+         {"idle_slot_share", share}});
+}
+
+std::optional<Finding> check_block_start_spread(std::span<const BlockSample> region_samples, std::uint64_t slots) {
+    if (region_samples.size() < 2 || slots == 0 || region_samples.size() > slots) return std::nullopt;
+    std::uint64_t first_start = region_samples.front().start_ns, last_start = first_start;
+    std::vector<double> lengths;
+    lengths.reserve(region_samples.size());
+    for (const BlockSample& s : region_samples) {
+        first_start = std::min(first_start, s.start_ns);
+        last_start = std::max(last_start, s.start_ns);
+        lengths.push_back(s.stop_ns >= s.start_ns ? static_cast<double>(s.stop_ns - s.start_ns) : 0.0);
+    }
+    const double length = median_of(std::move(lengths));
+    const double spread = static_cast<double>(last_start - first_start);
+    if (!(length > 0) || spread <= start_spread_threshold * length) return std::nullopt;
+    return make_finding(codes::block_start_spread,
+                        "the " + std::to_string(region_samples.size()) + " blocks of region " +
+                            std::to_string(region_samples.front().region) + " started over " +
+                            to_string(Duration::from_ns(spread)) + ", against a median region length of " +
+                            to_string(Duration::from_ns(length)) +
+                            ", although the GPU could hold them all at once: they did not run side by side",
+                        {{"start_spread_ns", spread}, {"median_region_ns", length}});
+}
+
+Findings check_block_samples(const BlockSamples& samples) {
+    Findings out;
+    if (auto f = check_clock_monotonic(samples.samples)) out.push_back(std::move(*f));
+    const std::uint64_t blocks = samples.grid_blocks;
+    const auto sm_count = static_cast<std::uint64_t>(std::max(samples.sm_count, 0));
+    const auto resident = static_cast<std::uint64_t>(std::max(samples.resident_blocks_per_sm, 0));
+    if (auto f = check_waves(blocks, sm_count, resident)) out.push_back(std::move(*f));
+    // Any kernel that can launch holds at least one block per SM.
+    const std::uint64_t slots = sm_count * std::max<std::uint64_t>(resident, 1);
+    std::map<std::uint32_t, std::vector<BlockSample>> by_region;
+    for (const BlockSample& s : samples.samples) by_region[s.region].push_back(s);
+    // A launch of more blocks than the GPU holds runs in waves, and later waves start later by design.
+    if (blocks <= slots)
+        for (const auto& [region, region_samples] : by_region)
+            if (auto f = check_block_start_spread(region_samples, slots)) out.push_back(std::move(*f));
+    return out;
+}
+
+}  // namespace gpuchrono

@@ -1,0 +1,64 @@
+#include <gpuchrono/checks/check_noise.hpp>
+#include <gpuchrono/checks/finding_catalog.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace gpuchrono {
+
+namespace {
+std::string statistic_name(double p) {
+    if (p == 50.0) return "the median";
+    if (p == 0.0) return "the minimum";
+    if (p == 100.0) return "the maximum";
+    char text[32];
+    std::snprintf(text, sizeof text, "p%g", p);
+    return text;
+}
+
+std::string significant(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+}  // namespace
+
+std::size_t samples_needed(double percentile, const NoiseLimits& limits) {
+    if (!(percentile >= 0.0 && percentile <= 100.0))
+        throw std::invalid_argument("gpuchrono::samples_needed: percentile must be in [0, 100], got " +
+                                    std::to_string(percentile));
+    const double tail = std::min(percentile, 100.0 - percentile);
+    if (tail <= 0.0) return limits.min_samples;
+    return std::max(limits.min_samples, static_cast<std::size_t>(std::ceil(100.0 / tail - 1e-9)));
+}
+
+std::optional<Finding> check_sample_count(std::size_t count, double percentile, const NoiseLimits& limits) {
+    const std::size_t needed = samples_needed(percentile, limits);
+    if (count >= needed) return std::nullopt;
+    return make_finding(codes::too_few_samples,
+                        std::to_string(count) + " sample(s) are too few for " + statistic_name(percentile) +
+                            " and the spread around it: it needs at least " + std::to_string(needed),
+                        {{"samples", static_cast<double>(count)}, {"samples_needed", static_cast<double>(needed)}},
+                        "take at least " + std::to_string(needed) + " samples");
+}
+
+std::optional<Finding> check_variation(const Stats& s, const NoiseLimits& limits) {
+    if (s.count < 2) return std::nullopt;
+    const bool cv_high = std::isfinite(s.cv) && s.cv > limits.max_cv;
+    const double ratio = s.min.ns() > 0 ? s.max / s.min : std::nan("");
+    const bool ratio_high = std::isfinite(ratio) && ratio > limits.max_over_min;
+    if (!cv_high && !ratio_high) return std::nullopt;
+    std::string message = "the " + std::to_string(s.count) + " samples vary by cv " + significant(s.cv * 100) +
+                          "% (threshold " + significant(limits.max_cv * 100) + "%)";
+    if (std::isfinite(ratio))
+        message += " and max/min " + significant(ratio) + " (threshold " + significant(limits.max_over_min) + ")";
+    message += ": min " + to_string(s.min) + ", median " + to_string(s.median) + ", max " + to_string(s.max);
+    std::vector<Evidence> evidence{{"cv", s.cv}};
+    if (std::isfinite(ratio)) evidence.push_back({"max_over_min", ratio});
+    return make_finding(codes::high_variation, std::move(message), std::move(evidence));
+}
+
+}  // namespace gpuchrono

@@ -1,0 +1,168 @@
+#include <gpuchrono/gpu/gpu_state.hpp>
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace gpuchrono {
+
+namespace {
+
+// The few NVML declarations used, spelled as in nvml.h (not available on the build machines).
+using nvmlReturn_t = int;
+using nvmlDevice_t = struct nvmlDevice_st*;
+constexpr nvmlReturn_t NVML_SUCCESS = 0;
+constexpr nvmlReturn_t NVML_ERROR_INSUFFICIENT_SIZE = 7;
+constexpr int NVML_CLOCK_SM = 1;
+struct nvmlProcessInfo_v2_t {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+};
+
+struct Nvml {
+    nvmlReturn_t (*init)() = nullptr;
+    const char* (*error_string)(nvmlReturn_t) = nullptr;
+    nvmlReturn_t (*handle_by_pci_bus_id)(const char*, nvmlDevice_t*) = nullptr;
+    nvmlReturn_t (*clock_info)(nvmlDevice_t, int, unsigned*) = nullptr;
+    nvmlReturn_t (*max_clock_info)(nvmlDevice_t, int, unsigned*) = nullptr;
+    nvmlReturn_t (*clock_event_reasons)(nvmlDevice_t, unsigned long long*) = nullptr;
+    nvmlReturn_t (*compute_processes)(nvmlDevice_t, unsigned*, nvmlProcessInfo_v2_t*) = nullptr;
+    std::string error;  // empty: loaded and initialised
+
+    std::string describe(nvmlReturn_t r) const {
+        return error_string ? std::string(error_string(r)) : "NVML error " + std::to_string(r);
+    }
+};
+
+template <class F>
+void find(void* library, F& fn, const char* name) {
+    fn = reinterpret_cast<F>(dlsym(library, name));
+}
+
+const Nvml& nvml() {
+    static const Nvml* loaded = [] {
+        auto* n = new Nvml();  // never destroyed: NVML stays loaded for the process
+        void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!library) {
+            const char* why = dlerror();
+            n->error = std::string("dlopen(\"libnvidia-ml.so.1\") failed: ") + (why ? why : "no reason given");
+            return n;
+        }
+        find(library, n->init, "nvmlInit_v2");
+        find(library, n->error_string, "nvmlErrorString");
+        find(library, n->handle_by_pci_bus_id, "nvmlDeviceGetHandleByPciBusId_v2");
+        find(library, n->clock_info, "nvmlDeviceGetClockInfo");
+        find(library, n->max_clock_info, "nvmlDeviceGetMaxClockInfo");
+        find(library, n->clock_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
+        if (!n->clock_event_reasons) find(library, n->clock_event_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+        find(library, n->compute_processes, "nvmlDeviceGetComputeRunningProcesses_v3");
+        if (!n->compute_processes) find(library, n->compute_processes, "nvmlDeviceGetComputeRunningProcesses_v2");
+        if (!n->init || !n->handle_by_pci_bus_id) {
+            n->error = "libnvidia-ml.so.1 lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2";
+            return n;
+        }
+        if (const nvmlReturn_t r = n->init(); r != NVML_SUCCESS) n->error = "nvmlInit_v2 failed: " + n->describe(r);
+        return n;
+    }();
+    return *loaded;
+}
+
+// NVML's handle of a CUDA device, found through its PCI bus id (CUDA_VISIBLE_DEVICES renumbers CUDA devices,
+// not PCI addresses). Cached per device.
+std::optional<nvmlDevice_t> handle_of(const Nvml& n, int device, std::string& why) {
+    static std::mutex mutex;
+    static std::map<int, nvmlDevice_t>* handles = new std::map<int, nvmlDevice_t>();
+    std::lock_guard lock(mutex);
+    if (auto it = handles->find(device); it != handles->end()) return it->second;
+    char bus_id[32] = {};
+    if (const cudaError_t e = cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device); e != cudaSuccess) {
+        (void)cudaGetLastError();
+        why = std::string("cudaDeviceGetPCIBusId failed: ") + cudaGetErrorName(e);
+        return std::nullopt;
+    }
+    nvmlDevice_t handle = nullptr;
+    if (const nvmlReturn_t r = n.handle_by_pci_bus_id(bus_id, &handle); r != NVML_SUCCESS) {
+        why = "nvmlDeviceGetHandleByPciBusId_v2(\"" + std::string(bus_id) + "\") failed: " + n.describe(r);
+        return std::nullopt;
+    }
+    handles->emplace(device, handle);
+    return handle;
+}
+
+// Compute processes besides this one. This process has a context on the device (it is timing work there), so
+// it is one of those listed; in a container NVML lists host PIDs, which is why it is not looked up by getpid().
+std::optional<unsigned> other_processes(const Nvml& n, nvmlDevice_t handle) {
+    if (!n.compute_processes) return std::nullopt;
+    std::array<nvmlProcessInfo_v2_t, 64> infos{};
+    unsigned count = static_cast<unsigned>(infos.size());
+    const nvmlReturn_t r = n.compute_processes(handle, &count, infos.data());
+    if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE) return std::nullopt;
+    return count == 0 ? 0u : count - 1;
+}
+
+constexpr int tracked_devices = 64;
+std::array<std::atomic<long long>, tracked_devices> last_read_ns{};  // steady_clock ns of the last read; 0: never
+std::atomic<bool> unavailable_said{false};
+
+long long now_ns() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+GpuState read_gpu_state(int device) {
+    GpuState s;
+    s.device = device;
+    const Nvml& n = nvml();
+    if (!n.error.empty()) {
+        s.nvml_loaded = false;
+        s.nvml_error = n.error;
+        return s;
+    }
+    std::string why;
+    const std::optional<nvmlDevice_t> handle = handle_of(n, device, why);
+    if (!handle) {
+        s.nvml_loaded = false;
+        s.nvml_error = why;
+        return s;
+    }
+    unsigned mhz = 0;
+    if (n.clock_info && n.clock_info(*handle, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS) s.sm_clock_mhz = mhz;
+    if (n.max_clock_info && n.max_clock_info(*handle, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS) s.max_sm_clock_mhz = mhz;
+    unsigned long long reasons = 0;
+    if (n.clock_event_reasons && n.clock_event_reasons(*handle, &reasons) == NVML_SUCCESS) s.clock_event_reasons = reasons;
+    s.other_processes = other_processes(n, *handle);
+    return s;
+}
+
+std::optional<GpuState> sample_gpu_state(int device) noexcept {
+    try {
+        if (device < 0 || device >= tracked_devices) return std::nullopt;
+        const long long now = now_ns();
+        long long last = last_read_ns[static_cast<std::size_t>(device)].load(std::memory_order_relaxed);
+        if (last != 0 && now - last < static_cast<long long>(gpu_state_interval.ns())) return std::nullopt;
+        // One thread wins the read; the others skip it.
+        if (!last_read_ns[static_cast<std::size_t>(device)].compare_exchange_strong(last, now, std::memory_order_relaxed))
+            return std::nullopt;
+        GpuState s = read_gpu_state(device);
+        if (!s.nvml_loaded && unavailable_said.exchange(true)) return std::nullopt;
+        return s;
+    } catch (...) {
+        return std::nullopt;  // out of memory building a message: the check is skipped, timing goes on
+    }
+}
+
+void reset_gpu_state_sampling() noexcept {
+    for (auto& last : last_read_ns) last.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace gpuchrono
