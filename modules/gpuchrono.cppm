@@ -11,7 +11,6 @@ module;
 #include <gpuchrono/stats/views.hpp>
 #include <gpuchrono/report/chrome_trace.hpp>
 #include <gpuchrono/report/csv.hpp>
-#include <gpuchrono/report/json.hpp>
 #include <gpuchrono/report/progress.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_files.hpp>
@@ -203,7 +202,6 @@ using gpuchrono::views::sm_changed;
 export namespace gpuchrono::report {
 using gpuchrono::report::all_csv_tables;
 using gpuchrono::report::assign_lanes;
-using gpuchrono::report::chrome_trace;
 using gpuchrono::report::chrome_trace_lane_stride;
 using gpuchrono::report::csv_field;
 using gpuchrono::report::CsvTable;
@@ -238,6 +236,7 @@ using gpuchrono::report::render_text;
 using gpuchrono::report::render_timeline_svg;
 using gpuchrono::report::Report;
 using gpuchrono::report::report_from_json;
+using gpuchrono::report::ReportError;
 using gpuchrono::report::sample_cycles;
 using gpuchrono::report::SampleSeries;
 using gpuchrono::report::save_report;
@@ -275,17 +274,3 @@ using gpuchrono::report::svg::escape;
 using gpuchrono::report::svg::linear_ticks;
 using gpuchrono::report::svg::log_ticks;
 }  // namespace gpuchrono::report::svg
-
-export namespace gpuchrono::json {
-using gpuchrono::json::Array;
-using gpuchrono::json::max_depth;
-using gpuchrono::json::Member;
-using gpuchrono::json::Object;
-using gpuchrono::json::parse;
-using gpuchrono::json::ParseError;
-using gpuchrono::json::to_string;
-using gpuchrono::json::Type;
-using gpuchrono::json::Value;
-using gpuchrono::json::write;
-using gpuchrono::json::WriteOptions;
-}  // namespace gpuchrono::json
