@@ -219,6 +219,7 @@ using gpuchrono::report::format_with_unit;
 using gpuchrono::report::load_report;
 using gpuchrono::report::make_series;
 using gpuchrono::report::make_timeline;
+using gpuchrono::report::max_report_file_bytes;
 using gpuchrono::report::Metric;
 using gpuchrono::report::new_report;
 using gpuchrono::report::not_measured;
