@@ -14,6 +14,7 @@ module;
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_json.hpp>
 #include <gpuchrono/report/text_report.hpp>
+#include <gpuchrono/report/write_report.hpp>
 #include <gpuchrono/stats/stats.hpp>
 #include <gpuchrono/stats/summary.hpp>
 #include <gpuchrono/stats/views.hpp>
@@ -82,6 +83,9 @@ using gpuchrono::Stats;
 using gpuchrono::summarize;
 using gpuchrono::Waves;
 using gpuchrono::waves;
+
+// Reports in one call: every series into report.txt, report.json, CSV tables, SVGs, a Chrome trace
+using gpuchrono::write_report;
 }  // namespace gpuchrono
 
 // Lazy views over per-block samples (host only: range-v3)
