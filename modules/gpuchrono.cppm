@@ -103,6 +103,7 @@ export namespace gpuchrono::report {
 using gpuchrono::report::load_report;
 using gpuchrono::report::render_text;
 using gpuchrono::report::Report;
+using gpuchrono::report::ReportError;
 using gpuchrono::report::write_report_files;
 using gpuchrono::report::WrittenFile;
 }  // namespace gpuchrono::report
