@@ -107,3 +107,12 @@ using gpuchrono::report::ReportError;
 using gpuchrono::report::write_report_files;
 using gpuchrono::report::WrittenFile;
 }  // namespace gpuchrono::report
+
+// range-v3's iterator/sentinel comparisons are namespace-scope templates in `ranges`, found by
+// argument-dependent lookup. Declared in this file's global module fragment and named nowhere here, they
+// would be discarded, and `for (Duration d : blocks | views::block_durations)` in an importing file would
+// find no `!=` between the view's iterator and sentinel. Exporting them keeps them visible there.
+export namespace ranges {
+using ranges::operator==;
+using ranges::operator!=;
+}  // namespace ranges
