@@ -42,6 +42,7 @@ using gpuchrono::current_device;
 using gpuchrono::device_count;
 using gpuchrono::DeviceGuard;
 using gpuchrono::no_device_reason;
+using gpuchrono::release_pools;
 using gpuchrono::stream_device;
 
 // Measurements and their findings
