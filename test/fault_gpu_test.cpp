@@ -66,9 +66,13 @@ std::string scope_after_fault(cudaStream_t stream, cudaError_t sticky) {
 }
 
 void later_scopes_fail_naming(cudaStream_t stream, cudaError_t sticky) {
-    BOOST_TEST_MESSAGE("host-sync  " << scope_after_fault<gpuchrono::HostSyncPolicy>(stream, sticky));
-    BOOST_TEST_MESSAGE("event      " << scope_after_fault<gpuchrono::EventPolicy>(stream, sticky));
-    BOOST_TEST_MESSAGE("device-clk " << scope_after_fault<gpuchrono::DeviceClockPolicy>(stream, sticky));
+    // Each outcome is computed before it is logged: a check inside a log statement would swallow the line.
+    const std::string host_sync = scope_after_fault<gpuchrono::HostSyncPolicy>(stream, sticky);
+    BOOST_TEST_MESSAGE("later host-sync scope: " << host_sync);
+    const std::string event = scope_after_fault<gpuchrono::EventPolicy>(stream, sticky);
+    BOOST_TEST_MESSAGE("later event scope: " << event);
+    const std::string device_clock = scope_after_fault<gpuchrono::DeviceClockPolicy>(stream, sticky);
+    BOOST_TEST_MESSAGE("later device-clock scope: " << device_clock);
     // Giving the pools back reaches the dead context too: it may refuse (CudaError naming the error) but
     // must not crash.
     try {
