@@ -25,6 +25,10 @@
 #include <string_view>
 #include <vector>
 
+// The probe's record layout, decoding and calibration are internal.
+#include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/report/report.hpp>
+
 import gpuchrono;
 
 using gpuchrono::BlockSample;

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+// Internals the module does not export, reached through their headers.
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/policies/event_pool.hpp>
+
 import gpuchrono;
 
 using gpuchrono::Duration;

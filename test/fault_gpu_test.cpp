@@ -19,6 +19,8 @@
 #include <string>
 #include <string_view>
 
+#include <gpuchrono/gpuchrono.hpp>  // the internals (pools, stream_device) the module does not export
+
 import gpuchrono;
 
 using gpuchrono::Duration;

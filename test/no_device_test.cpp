@@ -6,6 +6,10 @@
 
 #include <string>
 
+// Internals the module does not export, reached through their headers.
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/policies/event_pool.hpp>
+
 import gpuchrono;
 
 namespace {

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <thread>
 
+#include <gpuchrono/gpuchrono.hpp>  // the internals (pools, stream_device) the module does not export
+
 import gpuchrono;
 
 using gpuchrono::Duration;

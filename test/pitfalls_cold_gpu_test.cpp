@@ -13,6 +13,9 @@
 
 #include <string_view>
 
+// Internals the module does not export, reached through their headers.
+#include <gpuchrono/gpu/driver_probe.hpp>
+
 import gpuchrono;
 
 using gpuchrono::Duration;

@@ -22,6 +22,9 @@
 #include <utility>
 #include <vector>
 
+// The detectors, the GPU-state and driver queries are internal: the whole header side.
+#include <gpuchrono/gpuchrono.hpp>
+
 import gpuchrono;
 
 using gpuchrono::Duration;

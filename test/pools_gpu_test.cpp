@@ -9,6 +9,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <gpuchrono/gpuchrono.hpp>  // the internals (pools, stream_device) the module does not export
+
 import gpuchrono;
 
 using gpuchrono::Duration;

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include <gpuchrono/gpuchrono.hpp>  // the internals (pools, stream_device) the module does not export
+
 import gpuchrono;
 
 BOOST_AUTO_TEST_SUITE(stress_gpu)
