@@ -16,6 +16,11 @@
 #include <string>
 #include <vector>
 
+// The JSON form of a report and its parts are internal.
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/svg.hpp>
+
 import gpuchrono;
 
 #include "sample_report.hpp"

@@ -17,6 +17,20 @@
 #include <string>
 #include <vector>
 
+// The renderers and their helpers are internal.
+#include <gpuchrono/report/chrome_trace.hpp>
+#include <gpuchrono/report/csv.hpp>
+#include <gpuchrono/report/progress.hpp>
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/svg.hpp>
+#include <gpuchrono/report/sweep_svg.hpp>
+#include <gpuchrono/report/text_report.hpp>
+#include <gpuchrono/report/text_table.hpp>
+#include <gpuchrono/report/timeline_summary.hpp>
+#include <gpuchrono/report/timeline_svg.hpp>
+#include <gpuchrono/report/units.hpp>
+
 import gpuchrono;
 
 #include "sample_report.hpp"
