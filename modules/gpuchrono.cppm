@@ -289,3 +289,10 @@ using gpuchrono::json::Value;
 using gpuchrono::json::write;
 using gpuchrono::json::WriteOptions;
 }  // namespace gpuchrono::json
+
+// KernelPolicy (issue 9): GPU activity timing from CUPTI, and the activity records it yields
+export namespace gpuchrono {
+using gpuchrono::ActivityKind;
+using gpuchrono::KernelActivity;
+using gpuchrono::KernelPolicy;
+}  // namespace gpuchrono
