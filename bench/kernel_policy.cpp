@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include <gpuchrono/policies/event_pool.hpp>
+
 import gpuchrono;
 
 using gpuchrono::Duration;

@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+// The report model and its renderers' parts are internal (examples build richer reports than write_report).
+#include <gpuchrono/report/progress.hpp>
+#include <gpuchrono/report/report.hpp>
+
 import gpuchrono;
 
 #include "example.hpp"

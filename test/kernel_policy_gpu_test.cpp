@@ -11,9 +11,12 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <gpuchrono/core/device.hpp>
 
 import gpuchrono;
 

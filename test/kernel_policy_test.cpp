@@ -1,8 +1,12 @@
 // KernelPolicy's attribution and interval logic on made-up activity records: no CUPTI, no GPU.
 #include <boost/test/unit_test.hpp>
 
+#include <gpuchrono/checks/finding_catalog.hpp>
 #include <gpuchrono/cupti/activity_intervals.hpp>
 #include <gpuchrono/cupti/activity_store.hpp>
+#include <gpuchrono/report/chrome_trace.hpp>
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/text_report.hpp>
 
 #include <cstdint>
 #include <string>
@@ -190,6 +194,29 @@ BOOST_AUTO_TEST_CASE(the_cupti_codes_are_catalogued) {
         BOOST_REQUIRE(kind != nullptr);
     }
     BOOST_TEST(gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_overlapped)->pitfall_row == 9);
+}
+
+BOOST_AUTO_TEST_CASE(reports_list_activities_in_a_table_and_as_trace_slices_per_stream) {
+    gpuchrono::report::Report r = gpuchrono::report::new_report();
+    gpuchrono::report::Experiment e;
+    e.id = "kernels";
+    e.activities = {record("reduce<float>", 1000, 3000, 1, 7), record("reduce<float>", 4000, 5000, 2, 7),
+                    record("tail", 5000, 5500, 3, 9)};
+    e.activities[2].kind = ActivityKind::memcpy;
+    r.experiments.push_back(e);
+    const std::string text = gpuchrono::report::render_text(r);
+    BOOST_TEST(text.find("GPU activities") != std::string::npos);
+    // One row per (kind, name): reduce<float> twice, total 3.00 us, median 1.50 us.
+    const auto row = text.find("reduce<float>");
+    BOOST_REQUIRE(row != std::string::npos);
+    const std::string line = text.substr(row, text.find('\n', row) - row);
+    BOOST_TEST(line.find(" 2 ") != std::string::npos, line);
+    BOOST_TEST(line.find("3.00") != std::string::npos, line);
+    BOOST_TEST(line.find("1.50") != std::string::npos, line);
+    const std::string trace = gpuchrono::report::render_chrome_trace(r);
+    BOOST_TEST(trace.find("GPU 0 activities") != std::string::npos);
+    BOOST_TEST(trace.find("stream 9") != std::string::npos, trace.substr(0, 600));
+    BOOST_TEST(trace.find("\"tail\"") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(available_answers_without_throwing) {

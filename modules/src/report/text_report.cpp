@@ -4,6 +4,7 @@
 #include <gpuchrono/report/timeline_summary.hpp>
 #include <gpuchrono/report/units.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -111,6 +112,41 @@ std::string series_text(const Experiment& e, const std::string& indent) {
     b.durations("max", max);
     b.numbers("cv [%]", cv, 2);
     b.text("findings", findings);
+    return b.render(indent);
+}
+
+// KernelPolicy's activities, one row per (kind, name) in order of first appearance: calls, total, median, min, max.
+std::string activities_text(const Experiment& e, const std::string& indent) {
+    if (e.activities.empty()) return {};
+    std::vector<std::pair<std::string, std::vector<double>>> groups;  // "kind\tname" -> durations
+    for (const KernelActivity& a : e.activities) {
+        const std::string key = std::string(to_string(a.kind)) + "\t" + a.name;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+        it->second.push_back(static_cast<double>(a.duration_ns()));
+    }
+    ColumnBuilder b;
+    std::vector<std::string> kinds, names, calls;
+    std::vector<double> total, median, min, max;
+    for (auto& [key, ns] : groups) {
+        kinds.push_back(key.substr(0, key.find('\t')));
+        names.push_back(key.substr(key.find('\t') + 1));
+        calls.push_back(std::to_string(ns.size()));
+        double sum = 0;
+        for (double v : ns) sum += v;
+        total.push_back(sum);
+        std::sort(ns.begin(), ns.end());
+        median.push_back(ns.size() % 2 ? ns[ns.size() / 2] : (ns[ns.size() / 2 - 1] + ns[ns.size() / 2]) / 2);
+        min.push_back(ns.front());
+        max.push_back(ns.back());
+    }
+    b.text("kind", kinds);
+    b.text("name", names);
+    b.text("calls", calls, TextTable::Align::right);
+    b.durations("total", total);
+    b.durations("median", median);
+    b.durations("min", min);
+    b.durations("max", max);
     return b.render(indent);
 }
 
@@ -271,6 +307,7 @@ std::string render_experiment_text(const Experiment& e, int number) {
     section(out, "Per-block records (times on %globaltimer; cycles on clock64 of the block's own SM; net = cycles at the measured clock)",
             timelines_text(e, indent));
     for (const Sweep& s : e.sweeps) section(out, "Sweep", sweep_text(s, indent));
+    section(out, "GPU activities (KernelPolicy, timed by the GPU through CUPTI)", activities_text(e, indent));
 
     // Findings of the experiment and of its series, each (code, message) once.
     Findings all = e.findings;

@@ -11,12 +11,14 @@
 #include <gpuchrono/device_clock/block_samples.hpp>
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/stats/stats.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -81,8 +83,9 @@ SampleSeries make_series(std::string name, std::string policy, std::vector<Durat
 // From a Series: its successful durations (pending ones resolved), failures counted, and the findings of
 // gpuchrono::summary() (the measurements' findings, one per code, plus the series-level ones: cold first
 // sample, too few samples, noise); the policy is that of its measurements ("mixed" if they differ, "none"
-// if empty). The series-level findings get the configured reaction here (finding_reaction.hpp).
-SampleSeries make_series(const Series& series);
+// if empty). The series-level findings get the configured reaction (finding_reaction.hpp) at `where`, the
+// caller's line, unless a summary() of the same series reported them already.
+SampleSeries make_series(const Series& series, std::source_location where = std::source_location::current());
 
 // The per-block records of one kernel launch (one DeviceClockPolicy measurement).
 struct Timeline {
@@ -154,6 +157,9 @@ struct Experiment {
     std::vector<SampleSeries> series;
     std::vector<Timeline> timelines;
     std::vector<Sweep> sweeps;
+    // GPU activities recorded by KernelPolicy scopes (Measurement::activities()): what ran inside them, library
+    // kernels included, timed by the GPU. Times are CUPTI timestamps (ns), a clock of their own.
+    std::vector<KernelActivity> activities;
     Findings findings;  // about the experiment as a whole (the series carry their own)
 };
 
