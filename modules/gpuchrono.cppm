@@ -34,6 +34,7 @@ using gpuchrono::TimerError;
 using gpuchrono::device_count;
 using gpuchrono::DeviceGuard;
 using gpuchrono::no_device_reason;
+using gpuchrono::release_pools;
 
 // Timers and policies
 using gpuchrono::DeviceClockPolicy;
