@@ -15,7 +15,6 @@
 #include <vector>
 
 // The JSON form of a report and its parts are internal.
-#include <gpuchrono/report/json.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 #include <gpuchrono/report/svg.hpp>

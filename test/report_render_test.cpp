@@ -19,7 +19,6 @@
 // The renderers and their helpers are internal.
 #include <gpuchrono/report/chrome_trace.hpp>
 #include <gpuchrono/report/csv.hpp>
-#include <gpuchrono/report/json.hpp>
 #include <gpuchrono/report/progress.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
