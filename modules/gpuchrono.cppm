@@ -14,6 +14,7 @@ module;
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_json.hpp>
 #include <gpuchrono/report/text_report.hpp>
+#include <gpuchrono/report/write_report.hpp>
 #include <gpuchrono/stats/stats.hpp>
 #include <gpuchrono/stats/summary.hpp>
 #include <gpuchrono/stats/views.hpp>
@@ -83,6 +84,9 @@ using gpuchrono::Stats;
 using gpuchrono::summarize;
 using gpuchrono::Waves;
 using gpuchrono::waves;
+
+// Reports in one call: every series into report.txt, report.json, CSV tables, SVGs, a Chrome trace
+using gpuchrono::write_report;
 }  // namespace gpuchrono
 
 // Lazy views over per-block samples (host only: range-v3)
@@ -104,3 +108,12 @@ using gpuchrono::report::ReportError;
 using gpuchrono::report::write_report_files;
 using gpuchrono::report::WrittenFile;
 }  // namespace gpuchrono::report
+
+// range-v3's iterator/sentinel comparisons are namespace-scope templates in `ranges`, found by
+// argument-dependent lookup. Declared in this file's global module fragment and named nowhere here, they
+// would be discarded, and `for (Duration d : blocks | views::block_durations)` in an importing file would
+// find no `!=` between the view's iterator and sentinel. Exporting them keeps them visible there.
+export namespace ranges {
+using ranges::operator==;
+using ranges::operator!=;
+}  // namespace ranges

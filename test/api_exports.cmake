@@ -1,15 +1,16 @@
 # ctest entry "api.exports_documented": the module exports at most MAX_EXPORTS names, and docs/api.md lists
 # every one of them. A name is what a using-declaration in the module file re-exports, written in the docs
-# without the leading `gpuchrono::` and in backticks, followed by ` ( < or space: `views::on_sm(sm)`.
+# without the leading `gpuchrono::` and in backticks, followed by ` ( < or space: `views::on_sm(sm)`,
+# `ranges::operator!=`.
 # Arguments (-D): MODULE_FILE, API_DOC, MAX_EXPORTS.
-file(STRINGS ${MODULE_FILE} lines REGEX "^[ \t]*(export[ \t]+)?using[ \t]+gpuchrono::")
+file(STRINGS ${MODULE_FILE} lines REGEX "^[ \t]*(export[ \t]+)?using[ \t]+[A-Za-z_:]")
 file(READ ${API_DOC} doc)
 set(names)
 foreach(line IN LISTS lines)
-  if(NOT line MATCHES "using[ \t]+gpuchrono::([A-Za-z0-9_:]+)[ \t]*;")
+  if(NOT line MATCHES "using[ \t]+(::)?(gpuchrono::)?([A-Za-z0-9_:]+(operator[^; \t]+)?)[ \t]*;")
     message(FATAL_ERROR "api.exports_documented: cannot read the using-declaration `${line}` in ${MODULE_FILE}")
   endif()
-  list(APPEND names ${CMAKE_MATCH_1})
+  list(APPEND names "${CMAKE_MATCH_3}")
 endforeach()
 list(LENGTH names count)
 if(count EQUAL 0)

@@ -61,6 +61,7 @@ const std::vector<std::string_view> all_code_constants = {
     gpuchrono::codes::cold_first_sample,
     gpuchrono::codes::too_few_samples,
     gpuchrono::codes::high_variation,
+    gpuchrono::codes::did_not_converge,
     gpuchrono::codes::device_clock_sm_changed,
     gpuchrono::codes::device_clock_records_dropped,
     gpuchrono::codes::device_clock_kernel_below_timer_resolution,
