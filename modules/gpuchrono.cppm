@@ -5,6 +5,10 @@
 module;
 
 #include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/measure/compare.hpp>
+#include <gpuchrono/measure/measure.hpp>
+#include <gpuchrono/measure/measure_record.hpp>
+#include <gpuchrono/measure/sweep.hpp>
 #include <gpuchrono/stats/stats.hpp>
 #include <gpuchrono/checks/check_noise.hpp>
 #include <gpuchrono/stats/summary.hpp>
@@ -160,6 +164,18 @@ using gpuchrono::device_clock::min_timer_steps;
 using gpuchrono::device_clock::overhead_from_calibration;
 using gpuchrono::device_clock::resolution_findings;
 }  // namespace device_clock
+
+// Measuring and comparing (measure/): the benchmark loop, how it measured, and whether B is faster than A
+using gpuchrono::CacheState;
+using gpuchrono::compare;
+using gpuchrono::CompareOptions;
+using gpuchrono::Comparison;
+using gpuchrono::measure;
+using gpuchrono::MeasureOptions;
+using gpuchrono::MeasureRecord;
+using gpuchrono::Method;
+using gpuchrono::sweep;
+using gpuchrono::Verdict;
 
 // Statistics and the reductions over per-block samples (host only: range-v3)
 using gpuchrono::block_duration;

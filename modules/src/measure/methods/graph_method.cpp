@@ -111,12 +111,20 @@ private:
         GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture_on, cudaStreamCaptureModeThreadLocal),
                              "beginning to capture the measured callable");
         cudaGraph_t raw = nullptr;
-        try {
-            for (unsigned i = 0; i < calls_; ++i) setup_.launch(capture_on);
-        } catch (...) {
+        const auto abandon_capture = [&] {
             (void)cudaStreamEndCapture(capture_on, &raw);
             if (raw) (void)cudaGraphDestroy(raw);
             (void)cudaGetLastError();
+        };
+        try {
+            for (unsigned i = 0; i < calls_; ++i) setup_.launch(capture_on);
+        } catch (const CudaError& e) {
+            // A CUDA call of the callable failed under capture (typically a launch after the capture was
+            // invalidated by a synchronisation): that is the refusal, with the callable's own error.
+            abandon_capture();
+            refuse(e.code(), e.call().c_str(), std::string(": a call inside it failed while captured (") + e.what() + ")");
+        } catch (...) {
+            abandon_capture();
             throw;
         }
         const cudaError_t launched = cudaGetLastError();
