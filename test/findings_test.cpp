@@ -16,6 +16,11 @@
 #include <thread>
 #include <vector>
 
+// Internals the module does not export, reached through their headers.
+#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/gpu/driver_probe.hpp>
+
 import gpuchrono;
 
 using gpuchrono::CallSite;

@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(each_method_measures_at_least_the_spin_and_says_which_it_wa
         BOOST_TEST(r.warmup.calls >= 2u);
         BOOST_TEST(!r.warmup.ended.empty());
         if (method == gpuchrono::Method::graph) {
-            BOOST_TEST(r.calls_per_sample >= 2u);  // about 200 us per replay of 20 us calls
+            BOOST_TEST(r.calls_per_sample >= 64u);  // at least 64 calls share a replay's start
         } else {
             BOOST_TEST(r.calls_per_sample == 1u);
         }
@@ -69,21 +69,25 @@ BOOST_AUTO_TEST_CASE(each_method_measures_at_least_the_spin_and_says_which_it_wa
 }
 
 BOOST_AUTO_TEST_CASE(graph_per_call_time_holds_every_call_of_the_replay) {
-    // 100 us per replay with 5 us spins: N = 20 calls; each per-call time is at least the spin.
+    // 20 calls of a 5 us spin per replay: each per-call time is at least the spin.
     gpuchrono::MeasureOptions o;
     o.method = gpuchrono::Method::graph;
-    o.graph_replay_time = Duration::from_us(100);
+    o.calls_per_graph = 20;
     int launches = 0;
     const gpuchrono::Series s = gpuchrono::measure("spin 5 us", stream, [&](cudaStream_t st) {
         ++launches;
         kernels::launch_spin(Duration::from_us(5), st);
     }, o);
     const gpuchrono::MeasureRecord& r = *s.measure_record();
-    BOOST_TEST(r.calls_per_sample >= 10u);
-    BOOST_TEST(r.calls_per_sample <= 25u);
+    BOOST_TEST(r.calls_per_sample == 20u);
     // Captured once: the callable ran for the warm-up and N more times, never per replay.
     BOOST_TEST(static_cast<std::size_t>(launches) == r.warmup.calls + r.calls_per_sample);
     for (const Duration d : s.durations()) BOOST_TEST(d.ns() >= 5000.0 - 32.0);
+    // By default a replay holds at least 64 calls of a short kernel.
+    o.calls_per_graph = 0;
+    const gpuchrono::Series d =
+        gpuchrono::measure("spin 5 us", stream, [](cudaStream_t st) { kernels::launch_spin(Duration::from_us(5), st); }, o);
+    BOOST_TEST(d.measure_record()->calls_per_sample >= 64u);
 }
 
 BOOST_AUTO_TEST_CASE(automatic_records_its_choice) {
@@ -185,7 +189,7 @@ BOOST_AUTO_TEST_CASE(throughput_and_sweep) {
     const std::vector<int> lengths_us{5, 10, 20};
     const gpuchrono::report::Sweep sw = gpuchrono::sweep(
         "spin", stream, lengths_us, [](int us, cudaStream_t st) { kernels::launch_spin(Duration::from_us(us), st); },
-        {.x_label = "spin length (us)"}, &set);
+        {.title = {}, .x_label = "spin length (us)"}, &set);
     BOOST_TEST(sw.curves.size() == 1u);
     BOOST_TEST(sw.curves[0].points.size() == 3u);
     BOOST_TEST(set.size() == 3u);
