@@ -10,6 +10,10 @@
 module;
 
 #include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/measure/compare.hpp>
+#include <gpuchrono/measure/measure.hpp>
+#include <gpuchrono/measure/measure_record.hpp>
+#include <gpuchrono/measure/sweep.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_json.hpp>
@@ -71,6 +75,18 @@ using gpuchrono::set_finding_sink;
 using gpuchrono::Severity;
 using gpuchrono::Summary;
 using gpuchrono::summary;
+
+// Measuring and comparing: the benchmark loop, how it measured, and whether B is faster than A (measure/)
+using gpuchrono::CacheState;
+using gpuchrono::compare;
+using gpuchrono::CompareOptions;
+using gpuchrono::Comparison;
+using gpuchrono::measure;
+using gpuchrono::MeasureOptions;
+using gpuchrono::MeasureRecord;
+using gpuchrono::Method;
+using gpuchrono::sweep;
+using gpuchrono::Verdict;
 
 // Statistics, and the reductions over per-block samples (host only: range-v3)
 using gpuchrono::block_duration;
