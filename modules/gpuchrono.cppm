@@ -23,6 +23,8 @@ module;
 #include <gpuchrono/report/timeline_summary.hpp>
 #include <gpuchrono/report/timeline_svg.hpp>
 #include <gpuchrono/report/units.hpp>
+#include <gpuchrono/testing/check_result.hpp>
+#include <gpuchrono/testing/findings_checks.hpp>
 
 export module gpuchrono;
 
@@ -131,6 +133,10 @@ using gpuchrono::ScopedTimer;
 using gpuchrono::SyncScope;
 using gpuchrono::TimingPolicy;
 
+// NVTX ranges of the timers and marks of the findings (nvtx/nvtx_range.hpp): the run-time switch
+using gpuchrono::nvtx_enabled;
+using gpuchrono::set_nvtx_enabled;
+
 // In-kernel device clocks: the policy, the probe a kernel gets, the samples it yields
 using gpuchrono::BlockSample;
 using gpuchrono::BlockSamples;
@@ -174,6 +180,11 @@ using gpuchrono::Stats;
 using gpuchrono::summarize;
 using gpuchrono::Waves;
 using gpuchrono::waves;
+
+// Performance checks for unit tests, any framework (testing/; the Boost.Test macros are in <gpuchrono/boost_test.hpp>)
+using gpuchrono::check_finding;
+using gpuchrono::check_no_findings;
+using gpuchrono::CheckResult;
 }  // namespace gpuchrono
 
 // Lazy views over per-block samples (host only: range-v3)

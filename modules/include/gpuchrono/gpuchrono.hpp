@@ -40,3 +40,5 @@
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
+
+#include <gpuchrono/nvtx/nvtx_range.hpp>
