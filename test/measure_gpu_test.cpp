@@ -6,6 +6,8 @@
 
 #include "gpu_fixture.hpp"
 
+#include <gpuchrono/report/report.hpp>  // report::Sweep, what sweep() fills (internal model)
+
 #include <spin.hpp>
 
 #include <cuda_runtime_api.h>
