@@ -9,6 +9,7 @@
 #include <gpuchrono/measure/warmup.hpp>
 #include <gpuchrono/report/csv.hpp>
 #include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/report_json.hpp>
 #include <gpuchrono/report/text_report.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -330,6 +331,25 @@ BOOST_AUTO_TEST_CASE(reports_say_how_measure_took_a_series) {
     const std::string csv = gpuchrono::report::render_csv(report, gpuchrono::report::CsvTable::stats);
     BOOST_TEST(csv.find("method,cache_state,stop_reason,ci_low_ns") != std::string::npos, csv);
     BOOST_TEST(csv.find("graph,cold,converged") != std::string::npos, csv);
+
+    // Through JSON and back: every field of the summary survives; a series without one stays without.
+    report.experiments[0].series.push_back(gpuchrono::report::make_series("timer", "event", {Duration::from_us(1)}));
+    const gpuchrono::report::Report back = gpuchrono::report::report_from_json(gpuchrono::report::to_json(report));
+    BOOST_REQUIRE(back.experiments.at(0).series.at(0).measure.has_value());
+    const gpuchrono::report::MeasureSummary& b = *back.experiments[0].series[0].measure;
+    BOOST_TEST(b.method == m.method);
+    BOOST_TEST(b.method_note == m.method_note);
+    BOOST_TEST(b.cache_state == m.cache_state);
+    BOOST_TEST(b.calls_per_sample == m.calls_per_sample);
+    BOOST_TEST(b.warmup_ns == m.warmup_ns);
+    BOOST_TEST(b.warmup_ended == m.warmup_ended);
+    BOOST_TEST(b.stop_reason == m.stop_reason);
+    BOOST_TEST(b.ci_low_ns == m.ci_low_ns);
+    BOOST_TEST(b.ci_high_ns == m.ci_high_ns);
+    BOOST_TEST(b.target_relative_width == m.target_relative_width);
+    BOOST_TEST(b.bytes_per_second == m.bytes_per_second);
+    BOOST_TEST(std::isnan(b.items_per_second));  // none declared: null in the file, NaN again
+    BOOST_TEST(!back.experiments[0].series.at(1).measure.has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,6 +4,9 @@
 #include <gpuchrono/report/timeline_summary.hpp>
 #include <gpuchrono/report/units.hpp>
 
+#include "utf8.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -148,6 +151,41 @@ std::string measure_text(const Experiment& e, const std::string& indent) {
     return out;
 }
 
+// KernelPolicy's activities, one row per (kind, name) in order of first appearance: calls, total, median, min, max.
+std::string activities_text(const Experiment& e, const std::string& indent) {
+    if (e.activities.empty()) return {};
+    std::vector<std::pair<std::string, std::vector<double>>> groups;  // "kind\tname" -> durations
+    for (const KernelActivity& a : e.activities) {
+        const std::string key = std::string(to_string(a.kind)) + "\t" + a.name;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+        it->second.push_back(static_cast<double>(a.duration_ns()));
+    }
+    ColumnBuilder b;
+    std::vector<std::string> kinds, names, calls;
+    std::vector<double> total, median, min, max;
+    for (auto& [key, ns] : groups) {
+        kinds.push_back(key.substr(0, key.find('\t')));
+        names.push_back(key.substr(key.find('\t') + 1));
+        calls.push_back(std::to_string(ns.size()));
+        double sum = 0;
+        for (double v : ns) sum += v;
+        total.push_back(sum);
+        std::sort(ns.begin(), ns.end());
+        median.push_back(ns.size() % 2 ? ns[ns.size() / 2] : (ns[ns.size() / 2 - 1] + ns[ns.size() / 2]) / 2);
+        min.push_back(ns.front());
+        max.push_back(ns.back());
+    }
+    b.text("kind", kinds);
+    b.text("name", names);
+    b.text("calls", calls, TextTable::Align::right);
+    b.durations("total", total);
+    b.durations("median", median);
+    b.durations("min", min);
+    b.durations("max", max);
+    return b.render(indent);
+}
+
 std::string timelines_text(const Experiment& e, const std::string& indent) {
     std::string out;
     for (const Timeline& t : e.timelines) {
@@ -283,7 +321,7 @@ std::string render_device_text(const DeviceInfo& d) {
            format_bytes(static_cast<double>(d.l2_bytes)) + "; shared memory " +
            format_bytes(static_cast<double>(d.shared_memory_per_sm_bytes)) + " per SM\n";
     out += "  CUDA: driver " + cuda_version_string(d.driver_version) + ", runtime " + cuda_version_string(d.runtime_version) + "\n";
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_findings_text(const Findings& findings, const std::string& indent) {
@@ -292,7 +330,7 @@ std::string render_findings_text(const Findings& findings, const std::string& in
         out += wrap("[" + std::string(to_string(f.severity)) + "] " + f.code + ": " + f.message, text_width, indent);
         if (!f.fix.empty()) out += wrap("fix: " + f.fix, text_width, indent + "    ");
     }
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_experiment_text(const Experiment& e, int number) {
@@ -306,6 +344,7 @@ std::string render_experiment_text(const Experiment& e, int number) {
     section(out, "Per-block records (times on %globaltimer; cycles on clock64 of the block's own SM; net = cycles at the measured clock)",
             timelines_text(e, indent));
     for (const Sweep& s : e.sweeps) section(out, "Sweep", sweep_text(s, indent));
+    section(out, "GPU activities (KernelPolicy, timed by the GPU through CUPTI)", activities_text(e, indent));
 
     // Findings of the experiment and of its series, each (code, message) once.
     Findings all = e.findings;
@@ -320,7 +359,7 @@ std::string render_experiment_text(const Experiment& e, int number) {
     std::string explanation;
     for (const std::string& p : e.explanation) explanation += (explanation.empty() ? "" : "\n") + wrap(p, text_width, indent);
     section(out, "What this shows", explanation);
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_text(const Report& r) {
@@ -332,7 +371,7 @@ std::string render_text(const Report& r) {
     for (const std::string& n : r.notes) out += wrap("note: " + n, text_width, "  ");
     int number = 0;
     for (const Experiment& e : r.experiments) out += "\n" + render_experiment_text(e, ++number);
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_summary_text(const Report& r) {
@@ -347,7 +386,7 @@ std::string render_summary_text(const Report& r) {
         for (const SampleSeries& s : e.series) all.insert(all.end(), s.findings.begin(), s.findings.end());
         t.row({std::to_string(++number), e.title.empty() ? e.id : e.title, key.empty() ? "-" : key, join_codes(all)});
     }
-    return t.render();
+    return valid_utf8(t.render());
 }
 
 }  // namespace gpuchrono::report

@@ -11,6 +11,7 @@
 #include <gpuchrono/device_clock/block_samples.hpp>
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/stats/stats.hpp>
 
@@ -180,6 +181,9 @@ struct Experiment {
     std::vector<SampleSeries> series;
     std::vector<Timeline> timelines;
     std::vector<Sweep> sweeps;
+    // GPU activities recorded by KernelPolicy scopes (Measurement::activities()): what ran inside them, library
+    // kernels included, timed by the GPU. Times are CUPTI timestamps (ns), a clock of their own.
+    std::vector<KernelActivity> activities;
     Findings findings;  // about the experiment as a whole (the series carry their own)
 };
 
