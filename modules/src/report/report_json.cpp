@@ -95,11 +95,34 @@ Json device_json(const DeviceInfo& d) {
     });
 }
 
+Json measure_json(const MeasureSummary& m) {
+    return object({
+        {"method", m.method},
+        {"method_note", m.method_note},
+        {"cache_state", m.cache_state},
+        {"calls_per_sample", m.calls_per_sample},
+        {"warmup_ns", m.warmup_ns},
+        {"warmup_calls", m.warmup_calls},
+        {"warmup_ended", m.warmup_ended},
+        {"stop_reason", m.stop_reason},
+        {"ci_low_ns", m.ci_low_ns},
+        {"ci_high_ns", m.ci_high_ns},
+        {"ci_coverage", m.ci_coverage},
+        {"target_relative_width", m.target_relative_width},
+        {"sampling_ns", m.sampling_ns},
+        {"flagged", m.flagged},
+        {"excluded", m.excluded},
+        {"bytes_per_second", m.bytes_per_second},
+        {"peak_bytes_per_second", m.peak_bytes_per_second},
+        {"items_per_second", m.items_per_second},
+    });
+}
+
 Json series_json(const SampleSeries& s) {
     Json samples = Json::array();
     samples.get_ref<Json::array_t&>().reserve(s.samples.size());
     for (Duration d : s.samples) samples.push_back(d.ns());
-    return object({
+    Json out = object({
         {"name", s.name},
         {"policy", s.policy},
         {"samples_ns", std::move(samples)},
@@ -108,6 +131,8 @@ Json series_json(const SampleSeries& s) {
         {"stats", stats_json(s.stats)},
         {"findings", findings_json(s.findings)},
     });
+    if (s.measure) out["measure"] = measure_json(*s.measure);  // only for series measure() took
+    return out;
 }
 
 Json timeline_json(const Timeline& t) {
@@ -171,13 +196,30 @@ Json sweep_json(const Sweep& s) {
     });
 }
 
+Json activity_json(const KernelActivity& a) {
+    return object({
+        {"kind", to_string(a.kind)},
+        {"name", a.name},
+        {"device", a.device},
+        {"stream", a.stream},
+        {"grid", Json::array({a.grid[0], a.grid[1], a.grid[2]})},
+        {"block", Json::array({a.block[0], a.block[1], a.block[2]})},
+        {"start_ns", a.start_ns},
+        {"end_ns", a.end_ns},
+        {"correlation_id", a.correlation_id},
+        {"graph_id", a.graph_id},
+        {"graph_node_id", a.graph_node_id},
+        {"bytes", a.bytes},
+    });
+}
+
 Json experiment_json(const Experiment& e) {
     Json metrics = Json::array(), series = Json::array(), timelines = Json::array(), sweeps = Json::array();
     for (const Metric& m : e.metrics) metrics.push_back(object({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"note", m.note}}));
     for (const auto& s : e.series) series.push_back(series_json(s));
     for (const auto& t : e.timelines) timelines.push_back(timeline_json(t));
     for (const auto& s : e.sweeps) sweeps.push_back(sweep_json(s));
-    return object({
+    Json out = object({
         {"id", e.id},
         {"title", e.title},
         {"seed", e.seed},
@@ -188,6 +230,12 @@ Json experiment_json(const Experiment& e) {
         {"sweeps", std::move(sweeps)},
         {"findings", findings_json(e.findings)},
     });
+    if (!e.activities.empty()) {  // written only when there are some: files without KernelPolicy stay as they were
+        Json activities = Json::array();
+        for (const KernelActivity& a : e.activities) activities.push_back(activity_json(a));
+        out["activities"] = std::move(activities);
+    }
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------- reading
@@ -413,6 +461,29 @@ SampleSeries read_series(const Reader& r) {
     else
         s.stats = summarize(s.samples);  // a hand-written file may leave the summary to us
     s.findings = read_findings(r, "findings");
+    if (const Json* m = r.find("measure"); m && !m->is_null()) {
+        const Reader mr(*m, r.child("measure"));
+        MeasureSummary x;
+        x.method = mr.string("method");
+        x.method_note = mr.string("method_note");
+        x.cache_state = mr.string("cache_state");
+        x.calls_per_sample = mr.unsigned_integer("calls_per_sample", 1);
+        x.warmup_ns = mr.number("warmup_ns");
+        x.warmup_calls = mr.unsigned_integer("warmup_calls");
+        x.warmup_ended = mr.string("warmup_ended");
+        x.stop_reason = mr.string("stop_reason");
+        x.ci_low_ns = mr.number("ci_low_ns");
+        x.ci_high_ns = mr.number("ci_high_ns");
+        x.ci_coverage = mr.number("ci_coverage");
+        x.target_relative_width = mr.number("target_relative_width");
+        x.sampling_ns = mr.number("sampling_ns");
+        x.flagged = mr.unsigned_integer("flagged");
+        x.excluded = mr.unsigned_integer("excluded");
+        x.bytes_per_second = mr.number("bytes_per_second");
+        x.peak_bytes_per_second = mr.number("peak_bytes_per_second");
+        x.items_per_second = mr.number("items_per_second");
+        s.measure = std::move(x);
+    }
     return s;
 }
 
@@ -453,6 +524,38 @@ Timeline read_timeline(const Reader& r) {
         t.samples.push_back(s);
     });
     return t;
+}
+
+KernelActivity read_activity(const Reader& r) {
+    KernelActivity a;
+    const std::string kind = r.string("kind", "kernel");
+    if (kind == "kernel")
+        a.kind = ActivityKind::kernel;
+    else if (kind == "memcpy")
+        a.kind = ActivityKind::memcpy;
+    else if (kind == "memset")
+        a.kind = ActivityKind::memset;
+    else
+        fail(r.child("kind"), "expected \"kernel\", \"memcpy\" or \"memset\", found \"" + kind + "\"");
+    a.name = r.string("name");
+    a.device = r.i32("device", -1);
+    a.stream = r.u32("stream");
+    auto triple = [&](const char* key, std::uint32_t (&out)[3]) {
+        std::size_t i = 0;
+        r.each(key, [&](const Json& v, const std::string& path) {
+            if (i >= 3 || !v.is_number_unsigned()) fail(path, "expected three unsigned integers");
+            out[i++] = v.get<std::uint32_t>();
+        });
+    };
+    triple("grid", a.grid);
+    triple("block", a.block);
+    a.start_ns = r.unsigned_integer("start_ns");
+    a.end_ns = r.unsigned_integer("end_ns");
+    a.correlation_id = r.u32("correlation_id");
+    a.graph_id = r.u32("graph_id");
+    a.graph_node_id = r.unsigned_integer("graph_node_id");
+    a.bytes = r.unsigned_integer("bytes");
+    return a;
 }
 
 Sweep read_sweep(const Reader& r) {
@@ -496,6 +599,7 @@ Experiment read_experiment(const Reader& r) {
     r.each("series", [&](const Json& v, const std::string& path) { e.series.push_back(read_series(Reader(v, path))); });
     r.each("timelines", [&](const Json& v, const std::string& path) { e.timelines.push_back(read_timeline(Reader(v, path))); });
     r.each("sweeps", [&](const Json& v, const std::string& path) { e.sweeps.push_back(read_sweep(Reader(v, path))); });
+    r.each("activities", [&](const Json& v, const std::string& path) { e.activities.push_back(read_activity(Reader(v, path))); });
     e.findings = read_findings(r, "findings");
     return e;
 }
