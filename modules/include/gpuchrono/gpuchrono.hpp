@@ -44,3 +44,5 @@
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/pools.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
+
+#include <gpuchrono/nvtx/nvtx_range.hpp>

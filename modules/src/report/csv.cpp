@@ -2,6 +2,8 @@
 
 #include <gpuchrono/stats/views.hpp>
 
+#include "utf8.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
@@ -50,8 +52,9 @@ const char* to_string(CsvTable table) noexcept {
     return "unknown";
 }
 
-std::string csv_field(std::string_view text) {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+std::string csv_field(std::string_view raw) {
+    const std::string text = valid_utf8(raw);  // spreadsheets read CSV as UTF-8; stray bytes become U+FFFD
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return text;
     std::string out = "\"";
     for (const char c : text) {
         if (c == '"') out += '"';

@@ -1,6 +1,7 @@
 #include <gpuchrono/report/report_json.hpp>
 
 #include "json_writer.hpp"
+#include "utf8.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -12,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <unordered_set>
+#include <vector>
 
 namespace gpuchrono::report {
 
@@ -385,8 +388,9 @@ Findings read_findings(const Reader& r, std::string_view key) {
                         f.string("message"), f.string("fix")};
         finding.where = f.string("where");
         if (const Json* e = f.find("evidence"); e && !e->is_null()) {
-            const Reader evidence(*e, f.child("evidence"));
-            for (const auto& [name, value] : e->items()) finding.evidence.push_back(Evidence{name, evidence.number(name)});
+            const Reader evidence(*e, f.child("evidence"));  // checks that it is an object
+            for (const auto& [name, value] : e->items())
+                finding.evidence.push_back(Evidence{name, as_double(value, evidence.child(name))});
         }
         out.push_back(std::move(finding));
     });
@@ -557,8 +561,8 @@ Report read_report(const Json& document) {
     const Json* schema = r.find("schema");
     if (!schema) fail("schema", "missing (not a gpuchrono report: expected \"schema\": \"" + std::string(schema_name) + "\")");
     if (r.string("schema") != schema_name)
-        fail("schema", "not a gpuchrono report: \"schema\" is " + schema->dump(-1, ' ', false, Json::error_handler_t::replace) +
-                           ", expected \"" + schema_name + "\"");
+        fail("schema", schema->dump(-1, ' ', false, Json::error_handler_t::replace) + " is not a gpuchrono report (expected \"" +
+                           schema_name + "\")");
     if (!r.find("schema_version")) fail("schema_version", "missing (expected an integer >= 1)");
     const std::int64_t version = r.integer("schema_version", -1);
     if (version < 1) fail("schema_version", std::to_string(version) + " is not a schema version (expected an integer >= 1)");
@@ -583,18 +587,104 @@ std::string without_exception_id(const char* what) {
     return s;
 }
 
+// Builds the document from nlohmann's SAX events, refusing a member named twice in one object: JSON
+// leaves the meaning open (RFC 8259: names SHOULD be unique) and nlohmann's own DOM parser keeps the last
+// silently, so a file edited by hand could say two things at once. Why not nlohmann::json::parse with a
+// callback: its callback parser rescans the parent container at every object's end (quadratic in the
+// number of block records), and its DOM parser looks each member up in the ordered map before adding it
+// (quadratic in the members of one object). Here a hash set per open object answers "seen before?" and
+// the member is appended directly.
+class DocumentBuilder {
+public:
+    explicit DocumentBuilder(std::size_t text_size) : text_size_(text_size) {}
+
+    Json take() { return std::move(root_); }
+
+    bool null() { return add(Json(nullptr)), true; }
+    bool boolean(bool b) { return add(Json(b)), true; }
+    bool number_integer(Json::number_integer_t i) { return add(Json(i)), true; }
+    bool number_unsigned(Json::number_unsigned_t u) { return add(Json(u)), true; }
+    bool number_float(Json::number_float_t d, const Json::string_t&) { return add(Json(d)), true; }
+    bool string(Json::string_t& s) { return add(Json(std::move(s))), true; }
+    bool binary(Json::binary_t&) { throw ReportError("binary values are not JSON"); }  // only binary formats have them
+
+    bool start_object(std::size_t) { return open(add(Json::object()), true), true; }
+    bool start_array(std::size_t) { return open(add(Json::array()), false), true; }
+    bool end_object() { return --depth_, true; }
+    bool end_array() { return --depth_, true; }
+
+    bool key(Json::string_t& name) {
+        Level& top = levels_[depth_ - 1];
+        if (!top.keys.insert(name).second) {
+            top.key = name;
+            fail(path(), "the member \"" + name + "\" appears twice");
+        }
+        top.key = std::move(name);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&, const Json::exception& e) {
+        // The "last read" token nlohmann quotes may hold the file's invalid bytes: keep the message UTF-8.
+        std::string what = valid_utf8(without_exception_id(e.what()));
+        // position: where parsing stopped, 1-based; past the last byte means the text ran out.
+        if (position >= text_size_ && e.id / 100 == 1) what += " (the text ends before the document does: truncated?)";
+        throw ReportError(what);
+    }
+
+private:
+    struct Level {
+        Json* value = nullptr;
+        bool object = false;
+        std::unordered_set<std::string> keys{};
+        std::string key{};  // objects: the member being read
+    };
+
+    // Places `v` where the parser is: the root, the next element of an array, or the member just named.
+    // Pointers to open containers stay valid: a container only grows while none of its children is open.
+    Json* add(Json v) {
+        if (depth_ == 0) {
+            root_ = std::move(v);
+            return &root_;
+        }
+        Level& top = levels_[depth_ - 1];
+        if (top.object) {
+            auto& members = static_cast<Json::object_t::Container&>(*top.value->get_ptr<Json::object_t*>());
+            members.emplace_back(top.key, std::move(v));  // unique: key() checked it
+            return &members.back().second;
+        }
+        auto& elements = *top.value->get_ptr<Json::array_t*>();
+        elements.push_back(std::move(v));
+        return &elements.back();
+    }
+
+    void open(Json* container, bool object) {
+        if (depth_ == levels_.size()) levels_.emplace_back();
+        Level& l = levels_[depth_++];
+        l.value = container;
+        l.object = object;
+        l.keys.clear();  // levels are reused: their hash tables keep their buckets
+    }
+
+    std::string path() const {
+        std::string out;
+        for (std::size_t d = 0; d < depth_; ++d) {
+            const Level& l = levels_[d];
+            out += l.object ? (out.empty() ? "" : ".") + l.key : "[" + std::to_string(l.value->size() - 1) + "]";
+        }
+        return out;
+    }
+
+    std::size_t text_size_;
+    Json root_;
+    std::vector<Level> levels_;
+    std::size_t depth_ = 0;
+};
+
 Json parse_document(std::string_view text) {
     if (text.empty()) throw ReportError("empty, expected a gpuchrono report (JSON)");
-    try {
-        return Json::parse(text.begin(), text.end());
-    } catch (const Json::parse_error& e) {
-        std::string what = without_exception_id(e.what());
-        // e.byte is 1-based: the byte where parsing stopped; past the last byte means the text ran out.
-        if (e.byte >= text.size()) what += " (the text ends before the document does: truncated?)";
-        throw ReportError(what);
-    } catch (const Json::exception& e) {  // out_of_range: a number beyond a double ("1e400")
-        throw ReportError(without_exception_id(e.what()));
-    }
+    DocumentBuilder builder(text.size());
+    Json::sax_parse(text.begin(), text.end(), &builder);
+    return builder.take();
 }
 
 Report report_from_text(std::string_view text) {

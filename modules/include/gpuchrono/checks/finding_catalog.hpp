@@ -114,7 +114,9 @@ inline constexpr FindingKind finding_kinds[] = {
     {codes::legacy_default_stream, Severity::info, 12,
      "the timed stream is the legacy default stream, which waits for and blocks every blocking stream on the "
      "device: the interval can include or be delayed by their work",
-     "time on a stream created with cudaStreamNonBlocking, or on cudaStreamPerThread"},
+     "time on a stream created with cudaStreamNonBlocking, or on cudaStreamPerThread (a stream 0 means the legacy "
+     "stream to the library even in code built with --default-stream per-thread: pass GPUCHRONO_DEFAULT_STREAM "
+     "there)"},
     {codes::cold_first_sample, Severity::warning, 4,
      "the first sample of a series is far above the median of the rest: it paid for a cold start (context, lazy "
      "module loading, idle clocks; PITFALLS.md #3 to #5)",

@@ -83,7 +83,9 @@ struct MeasureOptions {
     // Samples taken under 75% of the maximum SM clock or a capping reason: flagged always, excluded if asked.
     bool exclude_flagged = false;
 
-    // Graph method: calls per graph; 0 chooses N so one replay lasts about graph_replay_time (at most 1000).
+    // Graph method: calls per graph; 0 chooses N so one replay lasts about graph_replay_time, with at least 64
+    // calls (a replay's own start, 1.3-2.1 us on an H100, is shared by them) unless a replay would pass 10 ms,
+    // and at most 1000.
     unsigned calls_per_graph = 0;
     Duration graph_replay_time = Duration::from_us(200);
 
