@@ -192,6 +192,21 @@ int raw_cupti_child() {
         std::printf("  raw record, spin %6.0f ns: n %zu, median %8.0f, p5 %8.0f, p95 %8.0f (bias %+.0f)\n", us * 1e3, v.size(),
                     sp.median, sp.p5, sp.p95, sp.median - us * 1e3);
     }
+    for (std::uint32_t flag : {0u, static_cast<std::uint32_t>(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED)}) {
+        std::vector<double> after;
+        for (int i = 0; i < 50; ++i) {
+            kernels::launch_empty(stream);
+            GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting");
+            flush(flag);
+            const auto t0 = Clock::now();
+            kernels::launch_empty(stream);
+            after.push_back(ns_since(t0));
+            GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting");
+        }
+        std::printf("  launch call right after a sync and cuptiActivityFlushAll(%s): median %6.0f ns\n",
+                    flag ? "FORCED" : "0", spread(after).median);
+    }
+    raw::kernels.clear();
     CUpti_SubscriberHandle sub = nullptr;
     if (subscribe(&sub, raw::on_call, nullptr) != CUPTI_SUCCESS) {
         std::printf("  raw CUPTI: cuptiSubscribe failed\n");

@@ -72,12 +72,12 @@ std::uint32_t CuptiSession::stream_id(cudaStream_t stream) const {
     return id;
 }
 
-void CuptiSession::flush() {
+void CuptiSession::flush(bool forced) {
     // A flush that starts while another thread's flush runs may return before that one has delivered its buffers
     // (seen on the H100: a scope of a second thread then missed its own kernel), so flushes take turns; the later
     // one then runs in full after the earlier has delivered.
     std::lock_guard lock(flushing_);
-    if (const CUptiResult r = lib_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); r != CUPTI_SUCCESS)
+    if (const CUptiResult r = lib_.activity_flush_all(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0); r != CUPTI_SUCCESS)
         throw TimerError("gpuchrono: cuptiActivityFlushAll failed: " + lib_.describe(r) +
                          "; the scope's activity records cannot be read");
     ++flushes_;

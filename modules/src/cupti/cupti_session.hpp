@@ -36,8 +36,9 @@ public:
     std::uint64_t timestamp() const;                  // cuptiGetTimestamp: the clock of the records
     std::uint32_t stream_id(cudaStream_t stream) const;  // CUPTI's id of a stream (what records carry)
 
-    // Delivers every record of finished work (cuptiActivityFlushAll, forced). Throws TimerError on failure.
-    void flush();
+    // Delivers the records of finished work (cuptiActivityFlushAll: the buffers whose records are all complete,
+    // or with `forced` every buffer). Throws TimerError on failure.
+    void flush(bool forced = false);
 
     // Lazy scopes: one flush for all of them. register_pending() adds a scope; serve(s) returns at once if s was
     // flushed already, else waits for the work of every registered unflushed scope, flushes once, and marks

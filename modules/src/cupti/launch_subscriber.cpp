@@ -8,16 +8,21 @@ namespace gpuchrono::cupti {
 namespace {
 
 thread_local std::vector<LaunchLog*> open_logs;
+thread_local int runtime_depth = 0;  // runtime launch calls in progress on this thread (a driver call inside one is nested)
 
 void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId /*cbid*/,
                           const void* data) {
-    if (open_logs.empty()) return;  // the common case, kept to one thread-local read
-    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
-    if (info->callbackSite != CUPTI_API_ENTER) return;
+    const bool enter = info->callbackSite == CUPTI_API_ENTER;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth += enter ? 1 : -1;
+    if (!enter || open_logs.empty()) return;  // the common case: two thread-local reads
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    const bool own_record = (domain == CUPTI_CB_DOMAIN_RUNTIME_API || runtime_depth == 0) &&
+                            !(info->functionName && std::strstr(info->functionName, "HostFunc"));
     for (LaunchLog* log : open_logs) {
         try {
             log->correlations.push_back(info->correlationId);
+            if (own_record) log->expected.push_back(info->correlationId);
         } catch (...) {
             // Out of memory inside a CUDA call: the launch goes unattributed, and the scope then reports
             // missing activity rather than a crash inside CUDA.

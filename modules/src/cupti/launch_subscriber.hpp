@@ -16,8 +16,12 @@
 namespace gpuchrono::cupti {
 
 // The correlation ids of the calls one scope's thread made while the log was open. Only that thread writes it.
+// `expected`: the ids whose work CUPTI must report in a record of its own: every runtime launch/copy/set call,
+// and driver calls made directly (not inside a runtime call, whose record carries the runtime call's id);
+// cudaLaunchHostFunc and cuLaunchHostFunc run no GPU work and are left out.
 struct LaunchLog {
     std::vector<std::uint32_t> correlations;
+    std::vector<std::uint32_t> expected;
 };
 
 // Subscribes and enables the launch callbacks. CUPTI allows one subscriber per process: if a tool holds it

@@ -11,8 +11,11 @@
 #include "../cupti/cupti_session.hpp"
 #include "../cupti/launch_subscriber.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,6 +89,15 @@ public:
         if (result_) return *result_;
         cupti::ActivityStore& store = session_.store();
         cupti::ActivityStore::Collected got = store.collect(log_.correlations, start_ns_);
+        // A flush can return while CUPTI's own thread is still handing over a buffer it took just before (seen on
+        // the H100 with two threads' scopes: a scope then missed its own kernels). Every call that must have a
+        // record of its own is waited for: forced flushes, for up to record_wait.
+        const auto deadline = std::chrono::steady_clock::now() + record_wait;
+        while (missing_records(got.launched) && std::chrono::steady_clock::now() < deadline) {
+            session_.flush(true);
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+            got = store.collect(log_.correlations, start_ns_);
+        }
         const std::uint64_t dropped = store.dropped() - dropped_at_start_;
         cupti::Attribution split = cupti::attribute(std::move(got.launched), filter_);
 
@@ -104,6 +116,16 @@ public:
     int device() const noexcept { return device_; }
 
 private:
+    // How long a scope waits for records that its launch calls must have produced, after the flush.
+    static constexpr std::chrono::milliseconds record_wait{50};
+
+    bool missing_records(const std::vector<KernelActivity>& launched) const {
+        for (std::uint32_t id : log_.expected)
+            if (std::none_of(launched.begin(), launched.end(), [&](const KernelActivity& a) { return a.correlation_id == id; }))
+                return true;
+        return false;
+    }
+
     Findings findings(const cupti::Attribution& split, const std::vector<KernelActivity>& others,
                       std::uint64_t dropped) const {
         Findings found;

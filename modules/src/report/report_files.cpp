@@ -53,8 +53,9 @@ std::vector<WrittenFile> write_report_files(const Report& report, const std::fil
 
     std::set<std::string> used;
     std::vector<std::pair<std::string, std::string>> pictures;  // (file, caption)
-    std::size_t timelines = 0;
+    std::size_t timelines = 0, activities = 0;  // the Chrome trace shows both
     for (const Experiment& e : report.experiments) {
+        activities += e.activities.size();
         for (const Timeline& t : e.timelines) {
             const std::string name = unique(used, "timeline-" + slug(e.id) + "-" + slug(t.name), ".svg");
             put(name, render_timeline_svg(t, {.device_name = report.device.name}), "per-block timeline: " + t.name + " (SVG)");
@@ -67,8 +68,9 @@ std::vector<WrittenFile> write_report_files(const Report& report, const std::fil
             pictures.emplace_back(name, e.title + ": " + (s.title.empty() ? s.name : s.title));
         }
     }
-    if (timelines)
-        put("trace.json", render_chrome_trace(report), "per-block records as Chrome trace events (open in ui.perfetto.dev)");
+    if (timelines || activities)
+        put("trace.json", render_chrome_trace(report),
+            "per-block records and KernelPolicy's GPU activities as Chrome trace events (open in ui.perfetto.dev)");
 
     std::string html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gpuchrono report</title>\n"
                        "<style>body{font-family:sans-serif;margin:2em;max-width:1250px}pre{font-size:12px;"
@@ -78,7 +80,7 @@ std::vector<WrittenFile> write_report_files(const Report& report, const std::fil
         html += "<h2>" + svg::escape(caption) + "</h2>\n<p><a href=\"" + svg::escape(file) + "\"><img src=\"" + svg::escape(file) +
                 "\" alt=\"" + svg::escape(caption) + "\"></a></p>\n";
     html += "<h2>Report</h2>\n<pre>" + svg::escape(text) + "</pre>\n";
-    if (timelines) html += "<p>Per-block records as a trace: open <a href=\"trace.json\">trace.json</a> in https://ui.perfetto.dev</p>\n";
+    if (timelines || activities) html += "<p>Per-block records as a trace: open <a href=\"trace.json\">trace.json</a> in https://ui.perfetto.dev</p>\n";
     html += "</body></html>\n";
     put("index.html", html, "the report and every picture on one page (HTML)");
     return written;
