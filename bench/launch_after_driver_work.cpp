@@ -32,6 +32,10 @@
 #include <thread>
 #include <vector>
 
+// The GPU-state query is internal.
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>
+
 import gpuchrono;
 
 namespace {

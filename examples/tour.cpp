@@ -21,6 +21,13 @@
 #include <string_view>
 #include <vector>
 
+// The report model and its renderers' parts are internal (examples build richer reports than write_report).
+#include <gpuchrono/report/progress.hpp>
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/report_files.hpp>
+#include <gpuchrono/report/text_report.hpp>
+#include <gpuchrono/report/units.hpp>
+
 import gpuchrono;
 
 #include "example.hpp"

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+// The detectors are internal: the whole header side, and the host-only noise checks.
+#include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/checks/check_noise.hpp>
+
 import gpuchrono;
 
 using gpuchrono::BlockSample;

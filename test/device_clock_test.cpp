@@ -14,6 +14,10 @@
 #include <type_traits>
 #include <vector>
 
+// The probe's record layout, decoding and calibration are internal.
+#include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/report/report.hpp>
+
 import gpuchrono;
 
 using gpuchrono::BlockSample;

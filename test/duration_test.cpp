@@ -6,6 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
+// natural_unit is not exported: reached through its header.
+#include <gpuchrono/core/duration.hpp>
+
 import gpuchrono;
 
 using gpuchrono::Duration;

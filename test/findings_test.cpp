@@ -16,6 +16,11 @@
 #include <thread>
 #include <vector>
 
+// Internals the module does not export, reached through their headers.
+#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/gpu/driver_probe.hpp>
+
 import gpuchrono;
 
 using gpuchrono::CallSite;
@@ -56,6 +61,7 @@ const std::vector<std::string_view> all_code_constants = {
     gpuchrono::codes::cold_first_sample,
     gpuchrono::codes::too_few_samples,
     gpuchrono::codes::high_variation,
+    gpuchrono::codes::did_not_converge,
     gpuchrono::codes::device_clock_sm_changed,
     gpuchrono::codes::device_clock_records_dropped,
     gpuchrono::codes::device_clock_kernel_below_timer_resolution,

@@ -10,6 +10,9 @@
 #include <utility>
 #include <vector>
 
+// make_finding is not exported: reached through its header.
+#include <gpuchrono/checks/finding_catalog.hpp>
+
 import gpuchrono;
 
 using gpuchrono::Duration;

@@ -6,6 +6,10 @@
 
 #include <string>
 
+// Internals the module does not export, reached through their headers.
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/policies/event_pool.hpp>
+
 import gpuchrono;
 
 namespace {
@@ -56,6 +60,14 @@ BOOST_AUTO_TEST_CASE(host_sync_timer_throws_a_named_cuda_error) {
 BOOST_AUTO_TEST_CASE(event_pool_throws_a_named_cuda_error) {
     BOOST_CHECK_EXCEPTION((void)gpuchrono::EventPool::instance().acquire(0), gpuchrono::CudaError,
                           [](const gpuchrono::CudaError& e) { return names_a_no_device_error(e.what()); });
+}
+
+// The pools hold nothing when no device could be used: releasing them makes no CUDA call and cannot fail, and
+// the failed acquisitions above left nothing behind.
+BOOST_AUTO_TEST_CASE(releasing_the_pools_without_a_device_is_a_no_op) {
+    BOOST_CHECK_NO_THROW(gpuchrono::release_pools());
+    BOOST_TEST(gpuchrono::EventPool::instance().available(0) == 0u);
+    BOOST_TEST(gpuchrono::EventPool::instance().destroyed(0) == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -9,7 +9,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+
 #include <string_view>
+
+// Internals the module does not export, reached through their headers.
+#include <gpuchrono/gpu/driver_probe.hpp>
 
 import gpuchrono;
 
@@ -66,13 +71,19 @@ BOOST_AUTO_TEST_SUITE(pitfalls_cold_event, *boost::unit_test::precondition(no_co
 
 BOOST_AUTO_TEST_CASE(the_first_event_timer_of_a_process_excludes_context_creation) {
     gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);
+    const auto before = std::chrono::steady_clock::now();
     gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(cudaStream_t{});
+    const Duration constructor(std::chrono::steady_clock::now() - before);
+    // The context exists once the constructor returns, so before the start event: it was created there.
+    BOOST_TEST(gpuchrono::active_primary_contexts() >= 1);
     gpuchrono::kernels::launch_spin(Duration::from_us(100), cudaStream_t{});
     const Measurement m = t.stop();
     show("event, 100 us spin, first CUDA use of the process", m);
+    BOOST_TEST_MESSAGE("the constructor took " << constructor << " (context creation: 213-323 ms on an H100)");
     BOOST_TEST(m.duration().ns() >= 100e3 - 500.0);
-    // Context creation takes 213-323 ms on an H100; a first launch under lazy loading well under 1 ms.
-    BOOST_TEST(m.duration().ms() < 20.0, "context creation leaked into the interval: " << m.duration());
+    // Context creation is in the constructor's time, not in the interval: the interval holds the kernel and
+    // its first (lazy-loading) launch, both shorter than creating a context, at any speed of the machine.
+    BOOST_TEST(m.duration() < constructor, "context creation leaked into the interval: " << m.duration());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 #include "scripted_policy.hpp"
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 import gpuchrono;
@@ -129,6 +130,48 @@ BOOST_AUTO_TEST_CASE(a_moved_from_timer_destructs_without_stopping) {
         b.stop();
     }
     BOOST_TEST(script.stops == 1);
+}
+
+// A policy with Options, as EventPolicy and DeviceClockPolicy have: the braced form reaches it.
+class OptionedPolicy {
+public:
+    struct Options {
+        double stop_ns = 1000.0;
+    };
+    static constexpr std::string_view name = "optioned";
+    OptionedPolicy(PolicyScript& script, Options options) : script_(&script), options_(options) {}
+    void start() { ++script_->starts; }
+    gpuchrono::Measurement stop() {
+        ++script_->stops;
+        return gpuchrono::Measurement::completed(name, gpuchrono::Duration::from_ns(options_.stop_ns), 0);
+    }
+
+private:
+    PolicyScript* script_;
+    Options options_;
+};
+
+// What the README shows, through the module: braced options after the stream, with and without a Series.
+static_assert(requires(gpuchrono::Series& series, cudaStream_t stream) {
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy>(series, stream, {.wait_at_stop = false});
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy>(stream, {.wait_at_stop = false});
+    gpuchrono::ScopedTimer<gpuchrono::DeviceClockPolicy>(stream, {.regions = {"reduce"}, .max_blocks = 4096});
+});
+
+BOOST_AUTO_TEST_CASE(braced_options_reach_the_policy) {
+    PolicyScript script;
+    gpuchrono::Series series;
+    {
+        gpuchrono::ScopedTimer<OptionedPolicy> t(series, script, {.stop_ns = 250.0});
+    }
+    {
+        gpuchrono::ScopedTimer<OptionedPolicy> t(script, {.stop_ns = 500.0});
+        BOOST_TEST(t.stop().duration().ns() == 500.0);
+    }
+    BOOST_TEST(script.starts == 2);
+    BOOST_TEST(script.stops == 2);
+    BOOST_REQUIRE(series.size() == 1u);
+    BOOST_TEST(series.measurements()[0].duration().ns() == 250.0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

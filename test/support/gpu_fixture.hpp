@@ -9,6 +9,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+
 struct GpuStream {
     cudaStream_t stream = nullptr;
 
@@ -26,3 +28,15 @@ struct GpuStream {
 // cudaEventElapsedTime resolves about 0.5 us (CUDA Runtime API docs); an interval that holds a kernel of
 // known length D can read at most that much below D.
 inline constexpr double event_resolution_ns = 500.0;
+
+// The host time since construction: the upper bound, in the same run, of any interval timed in between (GPU
+// work enqueued after it started and read before it is asked cannot have taken longer). A slowdown (a
+// sanitizer, a loaded machine) stretches both alike, so a test bounds a reading from above without assuming
+// any speed; a unit error (ms read as ns) still lands far outside.
+struct HostSpan {
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    // In ns, plus the event timer's resolution: the two clocks are read at slightly different moments.
+    double bound_ns() const {
+        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() + 1000.0;
+    }
+};

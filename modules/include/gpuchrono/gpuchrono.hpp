@@ -37,8 +37,10 @@
 #include <gpuchrono/checks/finding_catalog.hpp>
 #include <gpuchrono/checks/finding_reaction.hpp>
 
+#include <gpuchrono/gpu/default_stream.hpp>
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
+#include <gpuchrono/gpu/pools.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 
 #include <gpuchrono/nvtx/nvtx_range.hpp>

@@ -99,17 +99,18 @@ void stamp(Findings& found, const CallSite& site) {
         if (f.where.empty()) f.where = where;
 }
 
-void report_once(const Finding& f) {
+// `subject`: what makes the finding the same one again; its call site unless a series names it.
+void report_once(const Finding& f, const std::string& subject) {
     Reporting& r = reporting();
     std::lock_guard lock(r.mutex);
-    if (!r.reported.emplace(f.code, f.where).second) return;
+    if (!r.reported.emplace(f.code, subject).second) return;
     if (r.sink)
         r.sink(f);
     else
         default_sink(f);
 }
 
-void react(const Findings& found, const std::optional<Measurement>& m) {
+void react(const Findings& found, const std::optional<Measurement>& m, const std::string& series_subject = {}) {
     if (found.empty()) return;
     // Every finding handled becomes an NVTX mark named by its code, whatever the reaction, so a profiler's
     // timeline shows where it was detected.
@@ -122,7 +123,7 @@ void react(const Findings& found, const std::optional<Measurement>& m) {
             if (!to_throw) to_throw = &f;
             continue;
         }
-        report_once(f);
+        report_once(f, series_subject.empty() ? f.where : series_subject);
     }
     if (to_throw) throw FindingError(*to_throw, found, m);
 }
@@ -205,6 +206,13 @@ void stamp_findings(Findings& found, const CallSite& site) {
 }
 
 void react_to_findings(const Findings& found, const Measurement& m) { react(found, m); }
+
+void handle_series_findings(Findings& found, std::string_view series_name, const CallSite& site) {
+    if (found.empty()) return;
+    stamp(found, site);
+    // A prefix no "file:line" or "program+0x..." call site can carry, so the two kinds of key never meet.
+    react(found, std::nullopt, "series \"" + std::string(series_name) + "\"");
+}
 
 }  // namespace detail
 

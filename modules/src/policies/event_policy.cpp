@@ -57,6 +57,11 @@ public:
     Duration resolve() override {
         std::lock_guard lock(mutex_);  // copies of the Measurement may resolve from different threads
         if (!value_) {
+            if (start_.context_destroyed())  // cudaDeviceReset since the records: the events died with the context
+                throw CudaError(cudaErrorContextIsDestroyed, "cuCtxGetId(current context)",
+                                on_device("reading a pending EventPolicy interval", stop_.device()) +
+                                    ": the device was reset (cudaDeviceReset) after its events were recorded, and they "
+                                    "were destroyed with the context");
             const Duration value = elapsed(start_, stop_);
             observed_.interval = value;
             Findings found = interval_findings(observed_, floor_);

@@ -1,21 +1,53 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
+#include <gpuchrono/gpu/context_id.hpp>
+#include <gpuchrono/gpu/pools.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gpuchrono {
 
+namespace {
+// Destroys one event of `device`; the first failure goes into `first` (when given).
+void destroy_event(int device, cudaEvent_t event, std::optional<CudaError>* first) noexcept {
+    int previous = -1;
+    const bool switch_device = cudaGetDevice(&previous) == cudaSuccess && previous != device;
+    if (switch_device) (void)cudaSetDevice(device);
+    const cudaError_t e = cudaEventDestroy(event);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (first && !*first)
+            first->emplace(e, "cudaEventDestroy(event)", "destroying a pooled timing event on device " + std::to_string(device),
+                           std::source_location::current());
+    }
+    if (switch_device) (void)cudaSetDevice(previous);
+}
+}  // namespace
+
 struct EventPool::Impl {
     struct PerDevice {
+        std::uint64_t context = 0;  // the context the events below were made in (0: none yet, or unknown)
         std::vector<cudaEvent_t> free;
         std::size_t created = 0;
+        std::size_t destroyed = 0;
+        std::size_t forgotten = 0;
+
+        // The device's context is not the one these events were made in: they died with theirs.
+        void forget_for(std::uint64_t current) {
+            if (current == 0 || context == current) return;
+            forgotten += free.size();
+            free.clear();
+            context = current;
+        }
     };
     mutable std::mutex mutex;
     std::map<int, PerDevice> devices;
+    bool closed = false;  // the exit handler ran: events are destroyed as their leases end
 };
 
 EventPool& EventPool::instance() {
@@ -29,33 +61,111 @@ EventPool::Impl& EventPool::impl() const {
 }
 
 EventLease EventPool::acquire(int device) {
+    DeviceGuard on(device);
+    const std::uint64_t context = detail::runtime_context_id();
     {
         std::lock_guard lock(impl().mutex);
         auto& d = impl().devices[device];
+        d.forget_for(context);
         if (!d.free.empty()) {
             cudaEvent_t e = d.free.back();
             d.free.pop_back();
-            return EventLease(device, e);
+            return EventLease(device, e, context);
         }
     }
     // Created outside the lock: cudaEventCreate can take long on first use of a device.
-    DeviceGuard on(device);
     cudaEvent_t e = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDefault),
                          "creating a timing event for the pool on device " + std::to_string(device));
+    detail::release_pools_at_exit();  // registered after the runtime's own teardown, so it runs before it
     std::lock_guard lock(impl().mutex);
     ++impl().devices[device].created;
-    return EventLease(device, e);
+    return EventLease(device, e, context);
 }
 
-void EventPool::release(int device, cudaEvent_t event) noexcept {
+void EventPool::release(int device, cudaEvent_t event, std::uint64_t context) noexcept {
+    bool destroy_now = false;
     try {
         std::lock_guard lock(impl().mutex);
-        impl().devices[device].free.push_back(event);
+        auto& d = impl().devices[device];
+        if (context != 0 && d.context != 0 && context != d.context) {
+            ++d.forgotten;  // made in a context that has since been destroyed
+            return;
+        }
+        if (impl().closed) {
+            destroy_now = true;
+            ++d.destroyed;
+        } else {
+            d.free.push_back(event);
+        }
     } catch (...) {
         // Out of memory growing the free list: the event leaks rather than being destroyed under a
         // possibly pending record.
     }
+    if (destroy_now) destroy_event(device, event, nullptr);
+}
+
+std::size_t EventPool::release_idle() {
+    std::map<int, std::pair<std::uint64_t, std::vector<cudaEvent_t>>> taken;
+    {
+        std::lock_guard lock(impl().mutex);
+        for (auto& [device, d] : impl().devices) {
+            taken[device].first = d.context;
+            taken[device].second.swap(d.free);
+        }
+    }
+    std::optional<CudaError> first;
+    std::size_t destroyed = 0;
+    std::map<int, std::pair<std::size_t, std::size_t>> counts;  // device -> destroyed, forgotten
+    for (auto& [device, t] : taken) {
+        if (t.second.empty()) continue;
+        int previous = -1;
+        const bool switch_device = cudaGetDevice(&previous) == cudaSuccess && previous != device;
+        if (switch_device) (void)cudaSetDevice(device);
+        const std::uint64_t current = detail::runtime_context_id();
+        if (switch_device) (void)cudaSetDevice(previous);
+        if (current != 0 && t.first != 0 && current != t.first) {
+            counts[device].second += t.second.size();  // died with their context
+            continue;
+        }
+        // An event may be destroyed while a record on it is pending: the driver releases it once complete.
+        for (cudaEvent_t e : t.second) destroy_event(device, e, &first);
+        counts[device].first += t.second.size();
+        destroyed += t.second.size();
+    }
+    {
+        std::lock_guard lock(impl().mutex);
+        for (const auto& [device, c] : counts) {
+            impl().devices[device].destroyed += c.first;
+            impl().devices[device].forgotten += c.second;
+        }
+    }
+    if (first) throw *first;
+    return destroyed;
+}
+
+void EventPool::close() noexcept {
+    try {
+        {
+            std::lock_guard lock(impl().mutex);
+            impl().closed = true;
+        }
+        (void)release_idle();
+    } catch (...) {
+        // At exit nothing can be reported usefully (docs/errors.md).
+    }
+}
+
+std::size_t EventPool::destroyed(int device) const {
+    std::lock_guard lock(impl().mutex);
+    auto it = impl().devices.find(device);
+    return it == impl().devices.end() ? 0 : it->second.destroyed;
+}
+
+std::size_t EventPool::forgotten(int device) const {
+    std::lock_guard lock(impl().mutex);
+    auto it = impl().devices.find(device);
+    return it == impl().devices.end() ? 0 : it->second.forgotten;
 }
 
 std::size_t EventPool::created(int device) const {
@@ -72,15 +182,26 @@ std::size_t EventPool::available(int device) const {
 
 EventLease& EventLease::operator=(EventLease&& o) noexcept {
     if (this != &o) {
-        if (event_) EventPool::instance().release(device_, event_);
+        if (event_) EventPool::instance().release(device_, event_, context_);
         device_ = o.device_;
         event_ = std::exchange(o.event_, nullptr);
+        context_ = o.context_;
     }
     return *this;
 }
 
+bool EventLease::context_destroyed() const noexcept {
+    if (!event_ || context_ == 0) return false;
+    int previous = -1;
+    const bool switch_device = cudaGetDevice(&previous) == cudaSuccess && previous != device_;
+    if (switch_device) (void)cudaSetDevice(device_);
+    const std::uint64_t current = detail::runtime_context_id();
+    if (switch_device) (void)cudaSetDevice(previous);
+    return current != 0 && current != context_;
+}
+
 EventLease::~EventLease() {
-    if (event_) EventPool::instance().release(device_, event_);
+    if (event_) EventPool::instance().release(device_, event_, context_);
 }
 
 }  // namespace gpuchrono

@@ -2,6 +2,8 @@
 
 #include <gpuchrono/report/timeline_svg.hpp>
 
+#include "json_writer.hpp"
+
 #include <gpuchrono/stats/views.hpp>
 
 #include <algorithm>
@@ -12,24 +14,34 @@
 
 namespace gpuchrono::report {
 
-using json::Array;
-using json::Object;
-using json::Value;
+using detail::Json;
 
 namespace {
 
 // Microseconds with ns resolution; rounding to 3 decimals keeps 0.001 us steps exact in the text.
 double us(double ns) { return std::round(ns) / 1000.0; }
 
-}  // namespace
+Json object(std::initializer_list<std::pair<const char*, Json>> members) {
+    Json o = Json::object();
+    for (const auto& [key, value] : members) o[key] = value;
+    return o;
+}
 
-json::Value chrome_trace(const Report& report) {
+// A record's cycles as an exact integer, or null where sample_cycles() has none. sample_cycles() is a
+// double: it rounds above 2^53, and an accumulated count near 2^64 does not even fit a signed integer.
+Json exact_cycles(const BlockSample& s) {
+    if (std::isnan(sample_cycles(s))) return nullptr;
+    if (s.accumulating || s.count > 1) return static_cast<std::uint64_t>(s.accumulated_cycles);
+    return static_cast<std::int64_t>(s.stop_cycles - s.start_cycles);  // modular: a clock that went back is negative
+}
+
+Json chrome_trace(const Report& report) {
     std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
     for (const Experiment& e : report.experiments)
         for (const Timeline& t : e.timelines)
             for (const BlockSample& s : t.samples) origin = std::min(origin, s.start_ns);
 
-    Array events;
+    Json events = Json::array();
     std::set<int> devices;
     std::map<std::pair<int, std::uint32_t>, std::string> threads;  // (pid, tid) -> name
     for (const Experiment& e : report.experiments)
@@ -50,71 +62,70 @@ json::Value chrome_trace(const Report& report) {
                 const std::size_t lane = lanes.lane_of_sample[i];
                 const auto tid = static_cast<std::uint32_t>(sm + chrome_trace_lane_stride * lane);
                 threads.try_emplace({pid, tid}, "SM " + std::to_string(sm) + (lane ? " #" + std::to_string(lane + 1) : ""));
-                const double cycles = sample_cycles(s);
-                Value args(Object{{"kernel", Value(t.name)},
-                                  {"experiment", Value(e.id)},
-                                  {"block", Value(s.block)},
-                                  {"region", Value(s.region)},
-                                  {"sm_start", Value(s.sm_start)},
-                                  {"sm_stop", Value(s.sm_stop)},
-                                  {"cycles", std::isnan(cycles) ? Value() : Value(static_cast<long long>(cycles))}});
+                Json args = object({{"kernel", t.name},
+                                    {"experiment", e.id},
+                                    {"block", s.block},
+                                    {"region", s.region},
+                                    {"sm_start", s.sm_start},
+                                    {"sm_stop", s.sm_stop},
+                                    {"cycles", exact_cycles(s)}});
                 if (s.count > 1) {
-                    args.set("count", Value(static_cast<unsigned long long>(s.count)));
-                    args.set("accumulated_ns", Value(static_cast<unsigned long long>(s.accumulated_ns)));
+                    args["count"] = static_cast<std::uint64_t>(s.count);
+                    args["accumulated_ns"] = static_cast<std::uint64_t>(s.accumulated_ns);
                 }
-                events.emplace_back(Object{
-                    {"name", Value(region_name(t, s.region))},
-                    {"cat", Value(e.id)},
-                    {"ph", Value("X")},
-                    {"pid", Value(pid)},
-                    {"tid", Value(tid)},
-                    {"ts", Value(us(static_cast<double>(s.start_ns - origin)))},
-                    {"dur", Value(us(static_cast<double>(std::max(s.stop_ns, s.start_ns) - s.start_ns)))},
+                events.push_back(object({
+                    {"name", region_name(t, s.region)},
+                    {"cat", e.id},
+                    {"ph", "X"},
+                    {"pid", pid},
+                    {"tid", tid},
+                    {"ts", us(static_cast<double>(s.start_ns - origin))},
+                    {"dur", us(static_cast<double>(std::max(s.stop_ns, s.start_ns) - s.start_ns))},
                     {"args", std::move(args)},
-                });
+                }));
             }
         }
 
     // Metadata first, so viewers name the tracks before they see events on them.
-    Array all;
+    Json all = Json::array();
     for (const int pid : devices) {
         std::string name = "GPU " + std::to_string(pid);
         if (pid == report.device.index && !report.device.name.empty()) name += ": " + report.device.name;
-        all.emplace_back(Object{{"name", Value("process_name")}, {"ph", Value("M")}, {"pid", Value(pid)}, {"tid", Value(0)},
-                                {"args", Value(Object{{"name", Value(name)}})}});
+        all.push_back(object({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0}, {"args", object({{"name", name}})}}));
     }
     for (const auto& [key, name] : threads) {
-        all.emplace_back(Object{{"name", Value("thread_name")}, {"ph", Value("M")}, {"pid", Value(key.first)},
-                                {"tid", Value(key.second)}, {"args", Value(Object{{"name", Value(name)}})}});
+        all.push_back(object({{"name", "thread_name"}, {"ph", "M"}, {"pid", key.first}, {"tid", key.second},
+                              {"args", object({{"name", name}})}}));
         // Sort tracks by SM, then lane: SM 3, SM 3 #2, SM 4, ...
         const std::uint32_t sm = key.second % chrome_trace_lane_stride, lane = key.second / chrome_trace_lane_stride;
-        all.emplace_back(Object{{"name", Value("thread_sort_index")}, {"ph", Value("M")}, {"pid", Value(key.first)},
-                                {"tid", Value(key.second)},
-                                {"args", Value(Object{{"sort_index", Value(static_cast<long long>(sm) * 64 + lane)}})}});
+        all.push_back(object({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", key.first}, {"tid", key.second},
+                              {"args", object({{"sort_index", static_cast<std::int64_t>(sm) * 64 + lane}})}}));
     }
-    for (Value& e : events) all.push_back(std::move(e));
+    for (Json& e : events) all.push_back(std::move(e));
 
-    return Value(Object{
-        {"traceEvents", Value(std::move(all))},
-        {"displayTimeUnit", Value("ns")},
-        {"otherData", Value(Object{{"generator", Value(report.generator)},
-                                   {"created_utc", Value(report.created_utc)},
-                                   {"device", Value(report.device.name)},
-                                   {"clock", Value("%globaltimer, ts in us from the earliest record in the report")},
-                                   {"origin_globaltimer_ns", Value(static_cast<unsigned long long>(
-                                                                 origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin))}})},
+    return object({
+        {"traceEvents", std::move(all)},
+        {"displayTimeUnit", "ns"},
+        {"otherData", object({{"generator", report.generator},
+                              {"created_utc", report.created_utc},
+                              {"device", report.device.name},
+                              {"clock", "%globaltimer, ts in us from the earliest record in the report"},
+                              {"origin_globaltimer_ns",
+                               static_cast<std::uint64_t>(origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin)}})},
     });
 }
 
+}  // namespace
+
 std::string render_chrome_trace(const Report& report) {
-    const Value trace = chrome_trace(report);
-    // One event per line: compact yet greppable. write() with indent 1 puts each event (an object whose
-    // members include an object) on its own lines; build the text by hand instead.
+    const Json trace = chrome_trace(report);
+    // One event per line: compact yet greppable. An indented layout puts each event (an object whose
+    // members include an object) on several lines; build the text from compact events instead.
     std::string out = "{\"traceEvents\": [\n";
-    const Array& events = trace.at("traceEvents").as_array();
+    const Json& events = trace.at("traceEvents");
     for (std::size_t i = 0; i < events.size(); ++i)
-        out += json::write(events[i], {.indent = 0}) + (i + 1 < events.size() ? ",\n" : "\n");
-    out += "],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": " + json::write(trace.at("otherData"), {.indent = 0}) + "\n}\n";
+        out += detail::write_json(events[i], 0) + (i + 1 < events.size() ? ",\n" : "\n");
+    out += "],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": " + detail::write_json(trace.at("otherData"), 0) + "\n}\n";
     return out;
 }
 

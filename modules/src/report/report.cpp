@@ -61,7 +61,7 @@ SampleSeries make_series(std::string name, std::string policy, std::vector<Durat
     return s;
 }
 
-SampleSeries make_series(const Series& series) {
+SampleSeries make_series(const Series& series, std::source_location where) {
     std::string policy = "none";
     for (const Measurement& m : series.measurements()) {
         if (policy == "none")
@@ -70,7 +70,7 @@ SampleSeries make_series(const Series& series) {
             policy = "mixed";
     }
     // summary() adds what only the whole series shows (a cold first sample, too few samples, noise).
-    Summary sum = summary(series);
+    Summary sum = summary(series, {}, where);
     SampleSeries s;
     s.name = series.name();
     s.policy = std::move(policy);

@@ -1,27 +1,40 @@
 #include <gpuchrono/report/report_json.hpp>
 
+#include "json_writer.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <climits>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstdio>
+#include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 namespace gpuchrono::report {
 
-using json::Array;
-using json::Object;
-using json::Value;
+using detail::Json;
 
 namespace {
 
 constexpr const char* schema_name = "gpuchrono-report";
 
-Value ns(Duration d) { return Value(d.ns()); }
+// An object with members in the order given (ordered_json keeps insertion order). Built member by member
+// because a braced list of pairs is ambiguous between an object and an array of arrays.
+Json object(std::initializer_list<std::pair<const char*, Json>> members) {
+    Json o = Json::object();
+    for (const auto& [key, value] : members) o[key] = value;
+    return o;
+}
 
-Value stats_json(const Stats& s) {
-    return Value(Object{
-        {"count", Value(static_cast<unsigned long long>(s.count))},
-        {"rejected_non_finite", Value(static_cast<unsigned long long>(s.rejected_non_finite))},
+Json ns(Duration d) { return Json(d.ns()); }
+
+Json stats_json(const Stats& s) {
+    return object({
+        {"count", Json(static_cast<std::uint64_t>(s.count))},
+        {"rejected_non_finite", Json(static_cast<std::uint64_t>(s.rejected_non_finite))},
         {"min_ns", ns(s.min)},
         {"p5_ns", ns(s.p5)},
         {"p25_ns", ns(s.p25)},
@@ -33,253 +46,286 @@ Value stats_json(const Stats& s) {
         {"max_ns", ns(s.max)},
         {"stddev_ns", ns(s.stddev)},
         {"mad_ns", ns(s.mad)},
-        {"cv", Value(s.cv)},
+        {"cv", Json(s.cv)},
     });
 }
 
-Value findings_json(const Findings& findings) {
-    Array out;
+Json findings_json(const Findings& findings) {
+    Json out = Json::array();
     for (const Finding& f : findings) {
-        Object evidence;
-        for (const Evidence& e : f.evidence) evidence.emplace_back(e.name, Value(e.value));
-        out.emplace_back(Object{{"code", Value(f.code)},
-                                {"severity", Value(to_string(f.severity))},
-                                {"message", Value(f.message)},
-                                {"fix", Value(f.fix)},
-                                {"where", Value(f.where)},
-                                {"evidence", Value(std::move(evidence))}});
+        Json evidence = Json::object();
+        for (const Evidence& e : f.evidence) evidence[e.name] = e.value;
+        out.push_back(object({{"code", f.code},
+                              {"severity", to_string(f.severity)},
+                              {"message", f.message},
+                              {"fix", f.fix},
+                              {"where", f.where},
+                              {"evidence", std::move(evidence)}}));
     }
-    return Value(std::move(out));
+    return out;
 }
 
-Value strings_json(const std::vector<std::string>& strings) {
-    Array out;
-    for (const auto& s : strings) out.emplace_back(s);
-    return Value(std::move(out));
+Json strings_json(const std::vector<std::string>& strings) {
+    Json out = Json::array();
+    for (const auto& s : strings) out.push_back(s);
+    return out;
 }
 
-Value device_json(const DeviceInfo& d) {
-    return Value(Object{
-        {"index", Value(d.index)},
-        {"name", Value(d.name)},
-        {"compute_capability", Value(std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor))},
-        {"sm_count", Value(d.sm_count)},
-        {"sm_clock_nominal_mhz", Value(d.sm_clock_nominal_mhz)},
-        {"sm_clock_measured_mhz", Value(d.sm_clock_measured_mhz)},
-        {"memory_clock_mhz", Value(d.memory_clock_mhz)},
-        {"memory_bus_bits", Value(d.memory_bus_bits)},
-        {"global_memory_bytes", Value(static_cast<unsigned long long>(d.global_memory_bytes))},
-        {"l2_bytes", Value(static_cast<unsigned long long>(d.l2_bytes))},
-        {"shared_memory_per_sm_bytes", Value(static_cast<unsigned long long>(d.shared_memory_per_sm_bytes))},
-        {"max_threads_per_sm", Value(d.max_threads_per_sm)},
-        {"max_blocks_per_sm", Value(d.max_blocks_per_sm)},
-        {"globaltimer_step_ns", Value(d.globaltimer_step_ns)},
-        {"driver_version", Value(cuda_version_string(d.driver_version))},
-        {"runtime_version", Value(cuda_version_string(d.runtime_version))},
+Json device_json(const DeviceInfo& d) {
+    return object({
+        {"index", d.index},
+        {"name", d.name},
+        {"compute_capability", std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
+        {"sm_count", d.sm_count},
+        {"sm_clock_nominal_mhz", d.sm_clock_nominal_mhz},
+        {"sm_clock_measured_mhz", d.sm_clock_measured_mhz},
+        {"memory_clock_mhz", d.memory_clock_mhz},
+        {"memory_bus_bits", d.memory_bus_bits},
+        {"global_memory_bytes", d.global_memory_bytes},
+        {"l2_bytes", d.l2_bytes},
+        {"shared_memory_per_sm_bytes", d.shared_memory_per_sm_bytes},
+        {"max_threads_per_sm", d.max_threads_per_sm},
+        {"max_blocks_per_sm", d.max_blocks_per_sm},
+        {"globaltimer_step_ns", d.globaltimer_step_ns},
+        {"driver_version", cuda_version_string(d.driver_version)},
+        {"runtime_version", cuda_version_string(d.runtime_version)},
     });
 }
 
-Value series_json(const SampleSeries& s) {
-    Array samples;
-    samples.reserve(s.samples.size());
-    for (Duration d : s.samples) samples.push_back(ns(d));
-    return Value(Object{
-        {"name", Value(s.name)},
-        {"policy", Value(s.policy)},
-        {"samples_ns", Value(std::move(samples))},
-        {"failed", Value(static_cast<unsigned long long>(s.failed))},
-        {"first_error", Value(s.first_error)},
+Json series_json(const SampleSeries& s) {
+    Json samples = Json::array();
+    samples.get_ref<Json::array_t&>().reserve(s.samples.size());
+    for (Duration d : s.samples) samples.push_back(d.ns());
+    return object({
+        {"name", s.name},
+        {"policy", s.policy},
+        {"samples_ns", std::move(samples)},
+        {"failed", static_cast<std::uint64_t>(s.failed)},
+        {"first_error", s.first_error},
         {"stats", stats_json(s.stats)},
         {"findings", findings_json(s.findings)},
     });
 }
 
-Value timeline_json(const Timeline& t) {
-    Array samples;
-    samples.reserve(t.samples.size());
+Json timeline_json(const Timeline& t) {
+    Json samples = Json::array();
+    samples.get_ref<Json::array_t&>().reserve(t.samples.size());
     for (const BlockSample& b : t.samples)
-        samples.emplace_back(Object{
-            {"block", Value(b.block)},
-            {"region", Value(b.region)},
-            {"sm_start", Value(b.sm_start)},
-            {"sm_stop", Value(b.sm_stop)},
-            {"start_ns", Value(static_cast<unsigned long long>(b.start_ns))},
-            {"stop_ns", Value(static_cast<unsigned long long>(b.stop_ns))},
-            {"start_cycles", Value(static_cast<unsigned long long>(b.start_cycles))},
-            {"stop_cycles", Value(static_cast<unsigned long long>(b.stop_cycles))},
-            {"count", Value(static_cast<unsigned long long>(b.count))},
-            {"accumulated_ns", Value(static_cast<unsigned long long>(b.accumulated_ns))},
-            {"accumulated_cycles", Value(static_cast<unsigned long long>(b.accumulated_cycles))},
-            {"cycles_valid", Value(b.cycles_valid)},
-            {"accumulating", Value(b.accumulating)},
-            {"net_ns", Value(b.net_ns)},
-        });
-    return Value(Object{
-        {"name", Value(t.name)},
-        {"device", Value(t.device)},
+        samples.push_back(object({
+            {"block", b.block},
+            {"region", b.region},
+            {"sm_start", b.sm_start},
+            {"sm_stop", b.sm_stop},
+            {"start_ns", static_cast<std::uint64_t>(b.start_ns)},
+            {"stop_ns", static_cast<std::uint64_t>(b.stop_ns)},
+            {"start_cycles", static_cast<std::uint64_t>(b.start_cycles)},
+            {"stop_cycles", static_cast<std::uint64_t>(b.stop_cycles)},
+            {"count", static_cast<std::uint64_t>(b.count)},
+            {"accumulated_ns", static_cast<std::uint64_t>(b.accumulated_ns)},
+            {"accumulated_cycles", static_cast<std::uint64_t>(b.accumulated_cycles)},
+            {"cycles_valid", b.cycles_valid},
+            {"accumulating", b.accumulating},
+            {"net_ns", b.net_ns},
+        }));
+    return object({
+        {"name", t.name},
+        {"device", t.device},
         {"regions", strings_json(t.regions)},
-        {"blocks_launched", Value(static_cast<unsigned long long>(t.blocks_launched))},
-        {"threads_per_block", Value(t.threads_per_block)},
-        {"sm_count", Value(t.sm_count)},
-        {"resident_blocks_per_sm", Value(t.resident_blocks_per_sm)},
-        {"dropped", Value(static_cast<unsigned long long>(t.dropped))},
-        {"globaltimer_step_ns", Value(t.globaltimer_step_ns)},
-        {"sm_clock_mhz", Value(t.sm_clock_mhz)},
-        {"sm_clock_source", Value(t.sm_clock_source)},
-        {"overhead_region_cycles", Value(t.overhead_region_cycles)},
-        {"overhead_iteration_cycles", Value(t.overhead_iteration_cycles)},
-        {"overhead_subtracted", Value(t.overhead_subtracted)},
-        {"samples", Value(std::move(samples))},
+        {"blocks_launched", static_cast<std::uint64_t>(t.blocks_launched)},
+        {"threads_per_block", t.threads_per_block},
+        {"sm_count", t.sm_count},
+        {"resident_blocks_per_sm", t.resident_blocks_per_sm},
+        {"dropped", static_cast<std::uint64_t>(t.dropped)},
+        {"globaltimer_step_ns", t.globaltimer_step_ns},
+        {"sm_clock_mhz", t.sm_clock_mhz},
+        {"sm_clock_source", t.sm_clock_source},
+        {"overhead_region_cycles", t.overhead_region_cycles},
+        {"overhead_iteration_cycles", t.overhead_iteration_cycles},
+        {"overhead_subtracted", t.overhead_subtracted},
+        {"samples", std::move(samples)},
     });
 }
 
-Value sweep_json(const Sweep& s) {
-    Array curves;
+Json sweep_json(const Sweep& s) {
+    Json curves = Json::array();
     for (const SweepCurve& c : s.curves) {
-        Array points;
-        for (const SweepPoint& p : c.points)
-            points.emplace_back(Object{{"x", Value(p.x)}, {"y", Value(p.y)}, {"low", Value(p.low)}, {"high", Value(p.high)}});
-        curves.emplace_back(Object{{"name", Value(c.name)}, {"points", Value(std::move(points))}});
+        Json points = Json::array();
+        for (const SweepPoint& p : c.points) points.push_back(object({{"x", p.x}, {"y", p.y}, {"low", p.low}, {"high", p.high}}));
+        curves.push_back(object({{"name", c.name}, {"points", std::move(points)}}));
     }
-    Array markers;
-    for (const SweepMarker& m : s.markers) markers.emplace_back(Object{{"x", Value(m.x)}, {"label", Value(m.label)}});
-    return Value(Object{
-        {"name", Value(s.name)},
-        {"title", Value(s.title)},
-        {"x_label", Value(s.x_label)},
-        {"y_label", Value(s.y_label)},
-        {"y_unit", Value(s.y_unit)},
-        {"x_scale", Value(s.x_scale)},
-        {"band_label", Value(s.band_label)},
-        {"curves", Value(std::move(curves))},
-        {"markers", Value(std::move(markers))},
+    Json markers = Json::array();
+    for (const SweepMarker& m : s.markers) markers.push_back(object({{"x", m.x}, {"label", m.label}}));
+    return object({
+        {"name", s.name},
+        {"title", s.title},
+        {"x_label", s.x_label},
+        {"y_label", s.y_label},
+        {"y_unit", s.y_unit},
+        {"x_scale", s.x_scale},
+        {"band_label", s.band_label},
+        {"curves", std::move(curves)},
+        {"markers", std::move(markers)},
     });
 }
 
-Value experiment_json(const Experiment& e) {
-    Array metrics, series, timelines, sweeps;
-    for (const Metric& m : e.metrics)
-        metrics.emplace_back(Object{{"name", Value(m.name)}, {"value", Value(m.value)}, {"unit", Value(m.unit)}, {"note", Value(m.note)}});
+Json experiment_json(const Experiment& e) {
+    Json metrics = Json::array(), series = Json::array(), timelines = Json::array(), sweeps = Json::array();
+    for (const Metric& m : e.metrics) metrics.push_back(object({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"note", m.note}}));
     for (const auto& s : e.series) series.push_back(series_json(s));
     for (const auto& t : e.timelines) timelines.push_back(timeline_json(t));
     for (const auto& s : e.sweeps) sweeps.push_back(sweep_json(s));
-    return Value(Object{
-        {"id", Value(e.id)},
-        {"title", Value(e.title)},
-        {"seed", Value(e.seed)},
+    return object({
+        {"id", e.id},
+        {"title", e.title},
+        {"seed", e.seed},
         {"explanation", strings_json(e.explanation)},
-        {"metrics", Value(std::move(metrics))},
-        {"series", Value(std::move(series))},
-        {"timelines", Value(std::move(timelines))},
-        {"sweeps", Value(std::move(sweeps))},
+        {"metrics", std::move(metrics)},
+        {"series", std::move(series)},
+        {"timelines", std::move(timelines)},
+        {"sweeps", std::move(sweeps)},
         {"findings", findings_json(e.findings)},
     });
 }
 
 // ---------------------------------------------------------------------------------------------- reading
 
-// Reads members of one object; errors name the member's path in the document.
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+    throw ReportError((path.empty() ? std::string("document") : path) + ": " + what);
+}
+
+// "a number" for messages: what a value is, with its text where that says more than its type.
+std::string describe(const Json& v) {
+    if (v.is_number()) return v.dump();
+    return v.type_name();
+}
+
+// The checked conversions of one value; `path` names it in errors.
+double as_double(const Json& v, const std::string& path) {
+    if (v.is_null()) return not_measured;  // how non-finite figures are written
+    if (!v.is_number()) fail(path, std::string("expected a number, found ") + v.type_name());
+    return v.get<double>();
+}
+
+std::uint64_t as_uint64(const Json& v, const std::string& path) {
+    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        // An integral double in range is accepted (a hand-written "3.0"); 2^64 is exact as a double.
+        if (std::trunc(d) == d && d >= 0.0 && d < 18446744073709551616.0) return static_cast<std::uint64_t>(d);
+    }
+    fail(path, "expected a non-negative integer, found " + describe(v));
+}
+
+std::int64_t as_int64(const Json& v, const std::string& path) {
+    if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
+    if (v.is_number_unsigned()) {
+        const std::uint64_t u = v.get<std::uint64_t>();
+        if (u <= static_cast<std::uint64_t>(INT64_MAX)) return static_cast<std::int64_t>(u);
+        fail(path, std::to_string(u) + " does not fit a signed 64-bit integer");
+    }
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (std::trunc(d) == d && d >= -9223372036854775808.0 && d < 9223372036854775808.0) return static_cast<std::int64_t>(d);
+    }
+    fail(path, "expected an integer, found " + describe(v));
+}
+
+// Reads the members of one object; errors name the member's path in the document.
 class Reader {
 public:
-    Reader(const Value& v, std::string path) : v_(v), path_(std::move(path)) {
-        guard("", [&] { (void)v_.as_object(); });
+    Reader(const Json& v, std::string path) : v_(v), path_(std::move(path)) {
+        if (!v_.is_object()) fail(path_, std::string("expected an object, found ") + v_.type_name());
     }
-
-    const std::string& path() const { return path_; }
 
     std::string child(std::string_view key) const { return path_.empty() ? std::string(key) : path_ + "." + std::string(key); }
 
-    const Value* find(std::string_view key) const { return v_.find(key); }
-
-    const Value& required(std::string_view key) const {
-        const Value* v = v_.find(key);
-        if (!v) throw std::invalid_argument(child(key) + ": missing");
-        return *v;
-    }
-
-    template <class F>
-    auto guard(std::string_view key, F&& f) const -> decltype(f()) {
-        try {
-            return f();
-        } catch (const std::invalid_argument& e) {
-            const std::string where = key.empty() ? (path_.empty() ? std::string("document") : path_) : child(key);
-            std::string what = e.what();
-            if (what.rfind("gpuchrono::json: ", 0) == 0) what = what.substr(17);
-            throw std::invalid_argument(where + ": " + what);
-        }
+    const Json* find(std::string_view key) const {
+        const auto it = v_.find(key);
+        return it == v_.end() ? nullptr : &*it;
     }
 
     std::string string(std::string_view key, std::string fallback = {}) const {
-        const Value* v = find(key);
+        const Json* v = find(key);
         if (!v || v->is_null()) return fallback;
-        return guard(key, [&] { return v->as_string(); });
+        if (!v->is_string()) fail(child(key), std::string("expected a string, found ") + v->type_name());
+        return v->get<std::string>();
     }
     double number(std::string_view key) const {
-        const Value* v = find(key);
-        if (!v) return not_measured;
-        return guard(key, [&] { return v->as_double(); });
+        const Json* v = find(key);
+        return v ? as_double(*v, child(key)) : not_measured;
     }
     std::uint64_t unsigned_integer(std::string_view key, std::uint64_t fallback = 0) const {
-        const Value* v = find(key);
-        if (!v || v->is_null()) return fallback;
-        return guard(key, [&] { return v->as_uint64(); });
+        const Json* v = find(key);
+        return !v || v->is_null() ? fallback : as_uint64(*v, child(key));
     }
     std::int64_t integer(std::string_view key, std::int64_t fallback = 0) const {
-        const Value* v = find(key);
-        if (!v || v->is_null()) return fallback;
-        return guard(key, [&] { return v->as_int64(); });
+        const Json* v = find(key);
+        return !v || v->is_null() ? fallback : as_int64(*v, child(key));
     }
     std::uint32_t u32(std::string_view key, std::uint32_t fallback = 0) const {
         const std::uint64_t u = unsigned_integer(key, fallback);
-        if (u > UINT32_MAX) throw std::invalid_argument(child(key) + ": " + std::to_string(u) + " does not fit 32 bits");
+        if (u > UINT32_MAX) fail(child(key), std::to_string(u) + " does not fit 32 bits");
         return static_cast<std::uint32_t>(u);
-    }
-    bool boolean(std::string_view key, bool fallback = false) const {
-        const Value* v = find(key);
-        if (!v || v->is_null()) return fallback;
-        return guard(key, [&] { return v->as_bool(); });
     }
     int i32(std::string_view key, int fallback = 0) const {
         const std::int64_t i = integer(key, fallback);
-        if (i < INT32_MIN || i > INT32_MAX) throw std::invalid_argument(child(key) + ": " + std::to_string(i) + " does not fit an int");
+        if (i < INT32_MIN || i > INT32_MAX) fail(child(key), std::to_string(i) + " does not fit an int");
         return static_cast<int>(i);
     }
+    bool boolean(std::string_view key, bool fallback = false) const {
+        const Json* v = find(key);
+        if (!v || v->is_null()) return fallback;
+        if (!v->is_boolean()) fail(child(key), std::string("expected true or false, found ") + describe(*v));
+        return v->get<bool>();
+    }
 
-    // Calls f(Reader-or-Value, element path) for each element of an optional array member.
+    // Calls f(element, element path) for each element of an optional array member.
     template <class F>
     void each(std::string_view key, F&& f) const {
-        const Value* v = find(key);
+        const Json* v = find(key);
         if (!v || v->is_null()) return;
-        const Array& a = guard(key, [&]() -> const Array& { return v->as_array(); });
-        for (std::size_t i = 0; i < a.size(); ++i) f(a[i], child(key) + "[" + std::to_string(i) + "]");
+        if (!v->is_array()) fail(child(key), std::string("expected an array, found ") + v->type_name());
+        for (std::size_t i = 0; i < v->size(); ++i) f((*v)[i], child(key) + "[" + std::to_string(i) + "]");
     }
 
     std::vector<std::string> strings(std::string_view key) const {
         std::vector<std::string> out;
-        each(key, [&](const Value& e, const std::string& p) {
-            try {
-                out.push_back(e.as_string());
-            } catch (const std::invalid_argument&) {
-                throw std::invalid_argument(p + ": expected a string, found " + json::to_string(e.type()));
-            }
+        each(key, [&](const Json& e, const std::string& path) {
+            if (!e.is_string()) fail(path, std::string("expected a string, found ") + e.type_name());
+            out.push_back(e.get<std::string>());
         });
         return out;
     }
 
 private:
-    const Value& v_;
+    const Json& v_;
     std::string path_;
 };
 
-int version_from_string(const std::string& s) {
-    // "13.0" -> 13000; "unknown" -> 0.
+// "13.0" -> 13000, as CUDA encodes versions (cuda_version_string writes it); "unknown" or "" -> 0.
+// Anything else must be "major.minor" with a minor below 100 and a major whose encoding fits an int:
+// a version that does not is refused, never wrapped around.
+int version_from_string(const std::string& s, const std::string& path) {
+    if (s.empty() || s == "unknown") return 0;
+    auto refuse = [&](const char* why) -> int {
+        fail(path, "\"" + s + "\" is not a CUDA version: " + why);
+    };
     const auto dot = s.find('.');
-    if (s.empty() || dot == std::string::npos) return 0;
-    try {
-        return std::stoi(s.substr(0, dot)) * 1000 + std::stoi(s.substr(dot + 1)) * 10;
-    } catch (const std::exception&) {
-        return 0;
-    }
+    if (dot == std::string::npos) return refuse("expected \"major.minor\" such as \"13.0\"");
+    long long major = -1, minor = -1;
+    const char* first = s.data();
+    const char* mid = s.data() + dot;
+    const char* last = s.data() + s.size();
+    const auto a = std::from_chars(first, mid, major);
+    const auto b = std::from_chars(mid + 1, last, minor);
+    if (a.ptr != mid || b.ptr != last || a.ec == std::errc::invalid_argument || b.ec == std::errc::invalid_argument ||
+        major < 0 || minor < 0)
+        return refuse("expected \"major.minor\" such as \"13.0\"");
+    constexpr long long max_major = (INT_MAX - 990) / 1000;  // 2147482
+    if (a.ec == std::errc::result_out_of_range || major > max_major)
+        return refuse(("the major version is above " + std::to_string(max_major)).c_str());
+    if (b.ec == std::errc::result_out_of_range || minor > 99) return refuse("the minor version is above 99");
+    return static_cast<int>(major * 1000 + minor * 10);
 }
 
 Stats read_stats(const Reader& r) {
@@ -305,20 +351,19 @@ Severity read_severity(const std::string& s, const std::string& path) {
     if (s == "info") return Severity::info;
     if (s == "warning") return Severity::warning;
     if (s == "error") return Severity::error;
-    throw std::invalid_argument(path + ": unknown severity \"" + s + "\" (expected info, warning or error)");
+    fail(path, "unknown severity \"" + s + "\" (expected info, warning or error)");
 }
 
 Findings read_findings(const Reader& r, std::string_view key) {
     Findings out;
-    r.each(key, [&](const Value& v, const std::string& path) {
+    r.each(key, [&](const Json& v, const std::string& path) {
         Reader f(v, path);
         Finding finding{f.string("code"), read_severity(f.string("severity", "warning"), f.child("severity")),
                         f.string("message"), f.string("fix")};
         finding.where = f.string("where");
-        if (const Value* e = f.find("evidence"); e && !e->is_null()) {
+        if (const Json* e = f.find("evidence"); e && !e->is_null()) {
             const Reader evidence(*e, f.child("evidence"));
-            for (const auto& [name, value] : e->as_object())
-                finding.evidence.push_back(Evidence{name, evidence.number(name)});
+            for (const auto& [name, value] : e->items()) finding.evidence.push_back(Evidence{name, evidence.number(name)});
         }
         out.push_back(std::move(finding));
     });
@@ -331,12 +376,10 @@ DeviceInfo read_device(const Reader& r) {
     d.name = r.string("name");
     const std::string cc = r.string("compute_capability");
     if (const auto dot = cc.find('.'); dot != std::string::npos) {
-        try {
-            d.compute_major = std::stoi(cc.substr(0, dot));
-            d.compute_minor = std::stoi(cc.substr(dot + 1));
-        } catch (const std::exception&) {
-            throw std::invalid_argument(r.child("compute_capability") + ": expected \"major.minor\", found \"" + cc + "\"");
-        }
+        const auto a = std::from_chars(cc.data(), cc.data() + dot, d.compute_major);
+        const auto b = std::from_chars(cc.data() + dot + 1, cc.data() + cc.size(), d.compute_minor);
+        if (a.ec != std::errc() || b.ec != std::errc() || a.ptr != cc.data() + dot || b.ptr != cc.data() + cc.size())
+            fail(r.child("compute_capability"), "expected \"major.minor\", found \"" + cc + "\"");
     }
     d.sm_count = r.i32("sm_count");
     d.sm_clock_nominal_mhz = r.number("sm_clock_nominal_mhz");
@@ -349,8 +392,8 @@ DeviceInfo read_device(const Reader& r) {
     d.max_threads_per_sm = r.i32("max_threads_per_sm");
     d.max_blocks_per_sm = r.i32("max_blocks_per_sm");
     d.globaltimer_step_ns = r.number("globaltimer_step_ns");
-    d.driver_version = version_from_string(r.string("driver_version"));
-    d.runtime_version = version_from_string(r.string("runtime_version"));
+    d.driver_version = version_from_string(r.string("driver_version"), r.child("driver_version"));
+    d.runtime_version = version_from_string(r.string("runtime_version"), r.child("runtime_version"));
     return d;
 }
 
@@ -358,16 +401,10 @@ SampleSeries read_series(const Reader& r) {
     SampleSeries s;
     s.name = r.string("name");
     s.policy = r.string("policy");
-    r.each("samples_ns", [&](const Value& v, const std::string& path) {
-        try {
-            s.samples.push_back(Duration::from_ns(v.as_double()));
-        } catch (const std::invalid_argument&) {
-            throw std::invalid_argument(path + ": expected a number, found " + json::to_string(v.type()));
-        }
-    });
+    r.each("samples_ns", [&](const Json& v, const std::string& path) { s.samples.push_back(Duration::from_ns(as_double(v, path))); });
     s.failed = r.unsigned_integer("failed");
     s.first_error = r.string("first_error");
-    if (const Value* st = r.find("stats"); st && !st->is_null())
+    if (const Json* st = r.find("stats"); st && !st->is_null())
         s.stats = read_stats(Reader(*st, r.child("stats")));
     else
         s.stats = summarize(s.samples);  // a hand-written file may leave the summary to us
@@ -391,7 +428,7 @@ Timeline read_timeline(const Reader& r) {
     t.overhead_region_cycles = r.number("overhead_region_cycles");
     t.overhead_iteration_cycles = r.number("overhead_iteration_cycles");
     t.overhead_subtracted = r.boolean("overhead_subtracted");
-    r.each("samples", [&](const Value& v, const std::string& path) {
+    r.each("samples", [&](const Json& v, const std::string& path) {
         Reader b(v, path);
         BlockSample s;
         s.block = b.u32("block");
@@ -424,18 +461,18 @@ Sweep read_sweep(const Reader& r) {
     s.x_scale = r.string("x_scale", "linear");
     s.band_label = r.string("band_label", "min .. max");
     if (s.x_scale != "linear" && s.x_scale != "log")
-        throw std::invalid_argument(r.child("x_scale") + ": expected \"linear\" or \"log\", found \"" + s.x_scale + "\"");
-    r.each("curves", [&](const Value& v, const std::string& path) {
+        fail(r.child("x_scale"), "expected \"linear\" or \"log\", found \"" + s.x_scale + "\"");
+    r.each("curves", [&](const Json& v, const std::string& path) {
         Reader c(v, path);
         SweepCurve curve;
         curve.name = c.string("name");
-        c.each("points", [&](const Value& pv, const std::string& ppath) {
+        c.each("points", [&](const Json& pv, const std::string& ppath) {
             Reader p(pv, ppath);
             curve.points.push_back(SweepPoint{p.number("x"), p.number("y"), p.number("low"), p.number("high")});
         });
         s.curves.push_back(std::move(curve));
     });
-    r.each("markers", [&](const Value& v, const std::string& path) {
+    r.each("markers", [&](const Json& v, const std::string& path) {
         Reader m(v, path);
         s.markers.push_back(SweepMarker{m.number("x"), m.string("label")});
     });
@@ -448,76 +485,138 @@ Experiment read_experiment(const Reader& r) {
     e.title = r.string("title");
     e.seed = r.string("seed");
     e.explanation = r.strings("explanation");
-    r.each("metrics", [&](const Value& v, const std::string& path) {
+    r.each("metrics", [&](const Json& v, const std::string& path) {
         Reader m(v, path);
         e.metrics.push_back(Metric{m.string("name"), m.number("value"), m.string("unit"), m.string("note")});
     });
-    r.each("series", [&](const Value& v, const std::string& path) { e.series.push_back(read_series(Reader(v, path))); });
-    r.each("timelines", [&](const Value& v, const std::string& path) { e.timelines.push_back(read_timeline(Reader(v, path))); });
-    r.each("sweeps", [&](const Value& v, const std::string& path) { e.sweeps.push_back(read_sweep(Reader(v, path))); });
+    r.each("series", [&](const Json& v, const std::string& path) { e.series.push_back(read_series(Reader(v, path))); });
+    r.each("timelines", [&](const Json& v, const std::string& path) { e.timelines.push_back(read_timeline(Reader(v, path))); });
+    r.each("sweeps", [&](const Json& v, const std::string& path) { e.sweeps.push_back(read_sweep(Reader(v, path))); });
     e.findings = read_findings(r, "findings");
     return e;
 }
 
-}  // namespace
-
-json::Value to_json(const Report& report) {
-    Array experiments;
-    for (const Experiment& e : report.experiments) experiments.push_back(experiment_json(e));
-    return Value(Object{
-        {"schema", Value(schema_name)},
-        {"schema_version", Value(schema_version)},
-        {"generator", Value(report.generator)},
-        {"created_utc", Value(report.created_utc)},
-        {"host", Value(report.host)},
-        {"device", device_json(report.device)},
-        {"notes", strings_json(report.notes)},
-        {"experiments", Value(std::move(experiments))},
-    });
-}
-
-Report report_from_json(const json::Value& document) {
+Report read_report(const Json& document) {
     const Reader r(document, "");
+    const Json* schema = r.find("schema");
+    if (!schema) fail("schema", "missing (not a gpuchrono report: expected \"schema\": \"" + std::string(schema_name) + "\")");
     if (r.string("schema") != schema_name)
-        throw std::invalid_argument("not a gpuchrono report: member \"schema\" is \"" + r.string("schema") +
-                                    "\", expected \"" + schema_name + "\"");
+        fail("schema", "not a gpuchrono report: \"schema\" is " + schema->dump(-1, ' ', false, Json::error_handler_t::replace) +
+                           ", expected \"" + schema_name + "\"");
+    if (!r.find("schema_version")) fail("schema_version", "missing (expected an integer >= 1)");
     const std::int64_t version = r.integer("schema_version", -1);
-    if (version < 1)
-        throw std::invalid_argument("schema_version: missing or invalid (expected an integer >= 1)");
+    if (version < 1) fail("schema_version", std::to_string(version) + " is not a schema version (expected an integer >= 1)");
     if (version > schema_version)
-        throw std::invalid_argument("schema_version " + std::to_string(version) +
-                                    " was written by a newer gpuchrono; this one reads up to " +
-                                    std::to_string(schema_version));
+        fail("schema_version", std::to_string(version) + " was written by a newer gpuchrono; this one reads up to " +
+                                   std::to_string(schema_version));
     Report report;
     report.generator = r.string("generator");
     report.created_utc = r.string("created_utc");
     report.host = r.string("host");
-    if (const Value* d = r.find("device"); d && !d->is_null()) report.device = read_device(Reader(*d, "device"));
+    if (const Json* d = r.find("device"); d && !d->is_null()) report.device = read_device(Reader(*d, "device"));
     report.notes = r.strings("notes");
-    r.each("experiments", [&](const Value& v, const std::string& path) {
-        report.experiments.push_back(read_experiment(Reader(v, path)));
-    });
+    r.each("experiments", [&](const Json& v, const std::string& path) { report.experiments.push_back(read_experiment(Reader(v, path))); });
     return report;
 }
 
+// nlohmann's messages start with "[json.exception.parse_error.101] "; the id says nothing to a user.
+std::string without_exception_id(const char* what) {
+    std::string s = what;
+    if (s.rfind("[json.exception.", 0) == 0)
+        if (const auto end = s.find("] "); end != std::string::npos) s.erase(0, end + 2);
+    return s;
+}
+
+Json parse_document(std::string_view text) {
+    if (text.empty()) throw ReportError("empty, expected a gpuchrono report (JSON)");
+    try {
+        return Json::parse(text.begin(), text.end());
+    } catch (const Json::parse_error& e) {
+        std::string what = without_exception_id(e.what());
+        // e.byte is 1-based: the byte where parsing stopped; past the last byte means the text ran out.
+        if (e.byte >= text.size()) what += " (the text ends before the document does: truncated?)";
+        throw ReportError(what);
+    } catch (const Json::exception& e) {  // out_of_range: a number beyond a double ("1e400")
+        throw ReportError(without_exception_id(e.what()));
+    }
+}
+
+Report report_from_text(std::string_view text) {
+    const Json document = parse_document(text);
+    try {
+        return read_report(document);
+    } catch (const Json::exception& e) {
+        // The reader checks each value's type before converting it; this is the backstop.
+        throw ReportError(without_exception_id(e.what()));
+    }
+}
+
+std::string system_error_text(int error) { return std::system_category().message(error); }
+
+std::string read_file(const std::filesystem::path& file) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (status.type() == std::filesystem::file_type::not_found) throw ReportError("no such file");
+    if (ec) throw ReportError("cannot read it: " + ec.message());
+    if (std::filesystem::is_directory(status))
+        throw ReportError("is a directory, expected a report file (the report.json inside it?)");
+    const bool regular = std::filesystem::is_regular_file(status);
+    if (regular) {
+        const std::uintmax_t size = std::filesystem::file_size(file, ec);
+        if (!ec && size > max_report_file_bytes)
+            throw ReportError("is " + std::to_string(size) + " bytes, more than a report may be (max_report_file_bytes = " +
+                              std::to_string(max_report_file_bytes) + ")");
+    }
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), &std::fclose);
+    if (!in) throw ReportError("cannot open it: " + system_error_text(errno));
+    // Read to the end (a pipe or a file still growing has no size to trust), refusing more than the limit.
+    std::string text;
+    char buffer[1 << 16];
+    for (;;) {
+        const std::size_t n = std::fread(buffer, 1, sizeof buffer, in.get());
+        text.append(buffer, n);
+        if (text.size() > max_report_file_bytes)
+            throw ReportError("holds more than max_report_file_bytes (" + std::to_string(max_report_file_bytes) + " bytes)");
+        if (n < sizeof buffer) break;
+    }
+    if (std::ferror(in.get())) throw ReportError("reading it failed: " + system_error_text(errno));
+    return text;
+}
+
+}  // namespace
+
+std::string to_json(const Report& report) {
+    Json experiments = Json::array();
+    for (const Experiment& e : report.experiments) experiments.push_back(experiment_json(e));
+    return detail::write_json(object({
+        {"schema", schema_name},
+        {"schema_version", schema_version},
+        {"generator", report.generator},
+        {"created_utc", report.created_utc},
+        {"host", report.host},
+        {"device", device_json(report.device)},
+        {"notes", strings_json(report.notes)},
+        {"experiments", std::move(experiments)},
+    }));
+}
+
+Report report_from_json(std::string_view text) { return report_from_text(text); }
+
 void save_report(const Report& report, const std::filesystem::path& file) {
-    std::ofstream out(file, std::ios::binary);
-    if (!out) throw std::runtime_error("gpuchrono: cannot write the report to " + file.string());
-    out << json::write(to_json(report)) << '\n';
-    if (!out.flush()) throw std::runtime_error("gpuchrono: writing the report to " + file.string() + " failed");
+    const std::string text = to_json(report) + "\n";
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::fopen(file.c_str(), "wb"), &std::fclose);
+    if (!out) throw std::runtime_error("gpuchrono: cannot write the report to " + file.string() + ": " + system_error_text(errno));
+    if (std::fwrite(text.data(), 1, text.size(), out.get()) != text.size() || std::fflush(out.get()) != 0)
+        throw std::runtime_error("gpuchrono: writing the report to " + file.string() + " failed: " + system_error_text(errno));
 }
 
 Report load_report(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("gpuchrono: cannot read the report " + file.string());
-    std::ostringstream text;
-    text << in.rdbuf();
     try {
-        return report_from_json(json::parse(text.str()));
-    } catch (const json::ParseError& e) {
-        throw json::ParseError(file.string() + ": " + e.what(), e.line(), e.column());
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(file.string() + ": " + e.what());
+        return report_from_text(read_file(file));
+    } catch (const ReportError& e) {
+        throw ReportError(file.string() + ": " + e.what());
+    } catch (const std::bad_alloc&) {
+        throw ReportError(file.string() + ": not enough memory to read it");
     }
 }
 

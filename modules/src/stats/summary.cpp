@@ -63,7 +63,9 @@ Summary summary(const Series& series, const NoiseLimits& limits, std::source_loc
     if (auto f = check_variation(s.stats, limits)) found.push_back(std::move(*f));
     if (!found.empty()) {
         for (Finding& f : found) f.message = "series \"" + s.name + "\": " + f.message;
-        handle_findings(found, CallSite::at(where));  // stamps `where`; may throw FindingError
+        // Stamps `where`; reported once per series and code however often the series is summarised (the
+        // user's summary() and the report's make_series); may throw FindingError.
+        detail::handle_series_findings(found, s.name, CallSite::at(where));
         s.findings.insert(s.findings.end(), found.begin(), found.end());
     }
     return s;

@@ -45,6 +45,7 @@ struct codes {
     static constexpr std::string_view cold_first_sample = "cold-first-sample";
     static constexpr std::string_view too_few_samples = "too-few-samples";
     static constexpr std::string_view high_variation = "high-variation";
+    static constexpr std::string_view did_not_converge = "did-not-converge";
     // Device clock (the first four are emitted by the DeviceClockPolicy's decoding)
     static constexpr std::string_view device_clock_sm_changed = "device-clock-sm-changed";
     static constexpr std::string_view device_clock_records_dropped = "device-clock-records-dropped";
@@ -120,6 +121,10 @@ inline constexpr FindingKind finding_kinds[] = {
      "threshold)",
      "report the median and IQR rather than the mean; warm up, isolate the GPU, and look for a cold or "
      "interrupted sample"},
+    {codes::did_not_converge, Severity::warning, 26,
+     "measure() ran out of its time or sample budget before the confidence interval of the median was as narrow "
+     "as asked: the median is less certain than the target says (the message gives the width reached)",
+     "raise max_time or max_samples, accept a wider target_relative_width, or quieten the GPU (other work, clocks)"},
     {codes::device_clock_sm_changed, Severity::warning, 18,
      "a block began and ended a region on different SMs (it was preempted): its cycles are not comparable",
      "nothing to correct: %globaltimer times stay valid across SMs; check what else runs on the GPU"},

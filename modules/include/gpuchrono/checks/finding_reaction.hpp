@@ -104,6 +104,11 @@ namespace detail {
 // call site, and the Measurement, having attached them, reacts.
 void stamp_findings(Findings& found, const CallSite& site);
 void react_to_findings(const Findings& found, const Measurement& m);
+
+// For findings about a whole series (summary()): reported once per (code, series name) rather than per call
+// site, so the summary() a user calls and the report later built from the same series (make_series,
+// write_report) do not report one finding twice. Stamps and throws as handle_findings does.
+void handle_series_findings(Findings& found, std::string_view series_name, const CallSite& site);
 }  // namespace detail
 
 }  // namespace gpuchrono

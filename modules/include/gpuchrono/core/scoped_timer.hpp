@@ -52,6 +52,22 @@ public:
         policy_->start();
     }
 
+    // Braced options, `ScopedTimer<EventPolicy> t(series, stream, {.wait_at_stop = false})`: a braced list has
+    // no type, so it cannot be deduced through the packs above; these name the policy's Options for it.
+    template <class Target, class P = Policy>
+        requires std::constructible_from<P, Target, typename P::Options>
+    explicit ScopedTimer(Target&& target, typename P::Options options)
+        : policy_(std::in_place, std::forward<Target>(target), std::move(options)) {
+        policy_->start();
+    }
+
+    template <class Target, class P = Policy>
+        requires std::constructible_from<P, Target, typename P::Options>
+    explicit ScopedTimer(Series& into, Target&& target, typename P::Options options)
+        : policy_(std::in_place, std::forward<Target>(target), std::move(options)), into_(&into) {
+        policy_->start();
+    }
+
     ScopedTimer(const ScopedTimer&) = delete;
     ScopedTimer& operator=(const ScopedTimer&) = delete;
 

@@ -8,11 +8,15 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuchrono {
+
+struct MeasureRecord;  // how measure() took a series, defined in <gpuchrono/measure/measure_record.hpp>
 
 class Series {
 public:
@@ -36,11 +40,19 @@ public:
     // Every finding of every measurement, each (code, message) once, in the order first seen.
     Findings findings() const;
 
-    void clear() noexcept { measurements_.clear(); }
+    void clear() noexcept {
+        measurements_.clear();
+        measure_record_.reset();
+    }
+
+    // How measure() took this series (method, warm-up, stopping reason, CI); null for a series filled by timers.
+    const std::shared_ptr<const MeasureRecord>& measure_record() const noexcept { return measure_record_; }
+    void set_measure_record(std::shared_ptr<const MeasureRecord> r) noexcept { measure_record_ = std::move(r); }
 
 private:
     std::string name_;
     std::vector<Measurement> measurements_;
+    std::shared_ptr<const MeasureRecord> measure_record_;
 };
 
 class SeriesSet {

@@ -5,10 +5,13 @@
 // A buffer is lent for one timed scope. While GPU work may still touch it (between the clearing memset
 // and the end of the copy back) the lease is "in flight"; a lease that ends in flight (the scope was
 // abandoned, or a CUDA error stopped it) is never lent again, since a kernel may still write into it: it is
-// counted as abandoned and left to the driver, which frees it with the context.
+// counted as abandoned and kept aside until gpuchrono::release_pools() (or the exit) frees it after waiting for
+// its device.
 //
-// Like EventPool, the pool is process-wide, thread-safe and never destroyed: freeing at exit would run after
-// the CUDA runtime's own teardown.
+// Like EventPool, the pool is process-wide and thread-safe. Its memory is freed at exit and by
+// gpuchrono::release_pools() (gpu/pools.hpp); the pool object itself is never destroyed, so a lease that ends
+// during static destruction still finds it. Buffers are tagged with the CUDA context they were made in
+// (gpu/context_id.hpp): after cudaDeviceReset the old ones are forgotten, never lent or freed again.
 #pragma once
 
 #include <gpuchrono/device_clock/probe_layout.hpp>
@@ -26,7 +29,7 @@ public:
     ProbeBufferLease(ProbeBufferLease&& o) noexcept
         : device_(o.device_), device_memory_(std::exchange(o.device_memory_, nullptr)),
           host_memory_(std::exchange(o.host_memory_, nullptr)), capacity_(std::exchange(o.capacity_, 0)),
-          in_flight_(std::exchange(o.in_flight_, false)) {}
+          context_(o.context_), in_flight_(std::exchange(o.in_flight_, false)) {}
     ProbeBufferLease& operator=(ProbeBufferLease&& o) noexcept;
     ProbeBufferLease(const ProbeBufferLease&) = delete;
     ProbeBufferLease& operator=(const ProbeBufferLease&) = delete;
@@ -55,14 +58,17 @@ public:
 
 private:
     friend class ProbeBufferPool;
-    ProbeBufferLease(int device, void* device_memory, void* host_memory, std::size_t capacity) noexcept
-        : device_(device), device_memory_(device_memory), host_memory_(host_memory), capacity_(capacity) {}
+    ProbeBufferLease(int device, std::uint64_t context, void* device_memory, void* host_memory,
+                     std::size_t capacity) noexcept
+        : device_(device), device_memory_(device_memory), host_memory_(host_memory), capacity_(capacity),
+          context_(context) {}
     void give_back() noexcept;
 
     int device_ = -1;
     void* device_memory_ = nullptr;
     void* host_memory_ = nullptr;
     std::size_t capacity_ = 0;  // record slots
+    std::uint64_t context_ = 0;  // the CUDA context it was made in (0: unknown)
     bool in_flight_ = false;
 };
 
@@ -75,16 +81,26 @@ public:
     // Throws CudaError.
     ProbeBufferLease acquire(int device, std::size_t records);
 
-    // Counters for tests and reports, per device: buffers ever allocated, buffers free now, and buffers
-    // abandoned in flight.
+    // Counters for tests and reports, per device: buffers ever allocated, buffers free now, buffers ever
+    // abandoned in flight, buffers freed (by release_pools or at exit), and buffers forgotten because their
+    // context was destroyed (cudaDeviceReset).
     std::size_t allocated(int device) const;
     std::size_t available(int device) const;
     std::size_t abandoned(int device) const;
+    std::size_t freed(int device) const;
+    std::size_t forgotten(int device) const;
+
+    // Frees the idle and abandoned buffers (see release_pools in gpu/pools.hpp). Returns the number of
+    // buffers freed; throws CudaError for the first failure after trying them all.
+    std::size_t release_idle();
+    // At exit: frees what is idle, ignoring errors, and from then on frees each buffer as its lease ends.
+    void close() noexcept;
 
 private:
     friend class ProbeBufferLease;
     ProbeBufferPool() = default;
-    void release(int device, void* device_memory, void* host_memory, std::size_t capacity, bool in_flight) noexcept;
+    void release(int device, std::uint64_t context, void* device_memory, void* host_memory, std::size_t capacity,
+                 bool in_flight) noexcept;
     struct Impl;
     Impl& impl() const;
 };

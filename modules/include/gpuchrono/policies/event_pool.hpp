@@ -1,13 +1,16 @@
 // EventPool: timing events are created once per device and reused, so a warm ScopedTimer<EventPolicy>
 // makes no cudaEventCreate call (creation costs microseconds and can synchronise).
 //
-// The pool is process-wide and thread-safe. It is never destroyed: events would outlive the CUDA runtime's
-// own teardown at exit, where cudaEventDestroy fails; the driver frees them with the context.
+// The pool is process-wide and thread-safe. Its events are destroyed at exit (before the CUDA runtime's own
+// teardown) and by gpuchrono::release_pools() (gpu/pools.hpp); the pool object itself is never destroyed, so a
+// lease that ends during static destruction still finds it. Events are tagged with the CUDA context they were
+// made in (gpu/context_id.hpp): after cudaDeviceReset the old ones are forgotten, never lent or destroyed again.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 namespace gpuchrono {
@@ -16,8 +19,11 @@ namespace gpuchrono {
 class EventLease {
 public:
     EventLease() noexcept = default;
-    EventLease(int device, cudaEvent_t event) noexcept : device_(device), event_(event) {}
-    EventLease(EventLease&& o) noexcept : device_(o.device_), event_(std::exchange(o.event_, nullptr)) {}
+    // `context`: the id of the CUDA context the event was made in (gpu/context_id.hpp), 0 if unknown.
+    EventLease(int device, cudaEvent_t event, std::uint64_t context = 0) noexcept
+        : device_(device), event_(event), context_(context) {}
+    EventLease(EventLease&& o) noexcept
+        : device_(o.device_), event_(std::exchange(o.event_, nullptr)), context_(o.context_) {}
     EventLease& operator=(EventLease&& o) noexcept;
     EventLease(const EventLease&) = delete;
     EventLease& operator=(const EventLease&) = delete;
@@ -27,9 +33,14 @@ public:
     int device() const noexcept { return device_; }
     explicit operator bool() const noexcept { return event_ != nullptr; }
 
+    // True when the event's context has been destroyed since it was made (cudaDeviceReset): the handle is
+    // dead and must not be passed to CUDA. False when alive or unknown. Two driver calls, no synchronisation.
+    bool context_destroyed() const noexcept;
+
 private:
     int device_ = -1;
     cudaEvent_t event_ = nullptr;
+    std::uint64_t context_ = 0;
 };
 
 class EventPool {
@@ -40,14 +51,23 @@ public:
     // Creates one only when the device's free list is empty. Throws CudaError.
     EventLease acquire(int device);
 
-    // Counters for tests and reports: events ever created, and events currently free, on `device`.
+    // Counters for tests and reports, on `device`: events ever created, events free now, events destroyed
+    // (by release_pools or at exit), and events forgotten because their context was destroyed (cudaDeviceReset).
     std::size_t created(int device) const;
     std::size_t available(int device) const;
+    std::size_t destroyed(int device) const;
+    std::size_t forgotten(int device) const;
+
+    // Destroys the free events (see release_pools in gpu/pools.hpp). Returns how many; throws CudaError for
+    // the first failure after trying them all.
+    std::size_t release_idle();
+    // At exit: destroys what is free, ignoring errors, and from then on each event as its lease ends.
+    void close() noexcept;
 
 private:
     friend class EventLease;
     EventPool() = default;
-    void release(int device, cudaEvent_t event) noexcept;
+    void release(int device, cudaEvent_t event, std::uint64_t context) noexcept;
     struct Impl;
     Impl& impl() const;
 };

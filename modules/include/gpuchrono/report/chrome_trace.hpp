@@ -11,7 +11,6 @@
 // name and, for loop regions, count and accumulated_ns.
 #pragma once
 
-#include <gpuchrono/report/json.hpp>
 #include <gpuchrono/report/report.hpp>
 
 #include <string>
@@ -21,9 +20,7 @@ namespace gpuchrono::report {
 // Tracks of one SM beyond the first are tid = sm + chrome_trace_lane_stride * lane.
 inline constexpr std::uint32_t chrome_trace_lane_stride = 1000;
 
-json::Value chrome_trace(const Report& report);
-
-// The trace as text (compact, one event per line).
+// The trace as JSON text (compact, one event per line).
 std::string render_chrome_trace(const Report& report);
 
 }  // namespace gpuchrono::report

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -81,8 +82,9 @@ SampleSeries make_series(std::string name, std::string policy, std::vector<Durat
 // From a Series: its successful durations (pending ones resolved), failures counted, and the findings of
 // gpuchrono::summary() (the measurements' findings, one per code, plus the series-level ones: cold first
 // sample, too few samples, noise); the policy is that of its measurements ("mixed" if they differ, "none"
-// if empty). The series-level findings get the configured reaction here (finding_reaction.hpp).
-SampleSeries make_series(const Series& series);
+// if empty). The series-level findings get the configured reaction (finding_reaction.hpp) at `where`, the
+// caller's line, unless a summary() of the same series reported them already.
+SampleSeries make_series(const Series& series, std::source_location where = std::source_location::current());
 
 // The per-block records of one kernel launch (one DeviceClockPolicy measurement).
 struct Timeline {

@@ -1,0 +1,116 @@
+#include <gpuchrono/measure/warmup.hpp>
+
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace gpuchrono {
+
+namespace {
+
+constexpr double steady_tolerance = 0.05;
+constexpr Duration slice_target = Duration::from_ms(2);
+constexpr double max_slice_calls = 100000;
+
+Duration since(std::chrono::steady_clock::time_point t) { return std::chrono::steady_clock::now() - t; }
+
+class EventPair {
+public:
+    EventPair() {
+        GPUCHRONO_CUDA_CHECK(cudaEventCreate(&start_), "creating the warm-up's start event");
+        if (const cudaError_t e = cudaEventCreate(&stop_); e != cudaSuccess) {
+            (void)cudaEventDestroy(start_);
+            check(e, "cudaEventCreate(&stop_)", "creating the warm-up's stop event");
+        }
+    }
+    ~EventPair() {
+        (void)cudaEventDestroy(start_);
+        (void)cudaEventDestroy(stop_);
+    }
+    EventPair(const EventPair&) = delete;
+    EventPair& operator=(const EventPair&) = delete;
+    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+std::string mhz(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", v);
+    return text;
+}
+
+}  // namespace
+
+bool clock_steady(const GpuState& before, const GpuState& now) noexcept {
+    if (!before.nvml_loaded || !now.nvml_loaded) return false;
+    if (!before.sm_clock_mhz || !now.sm_clock_mhz || !now.max_sm_clock_mhz || *now.max_sm_clock_mhz == 0) return false;
+    const double max = *now.max_sm_clock_mhz;
+    const double clock = *now.sm_clock_mhz;
+    return clock >= min_clock_fraction * max && std::fabs(clock - static_cast<double>(*before.sm_clock_mhz)) <= steady_tolerance * max;
+}
+
+bool per_call_steady(Duration before, Duration now) noexcept {
+    if (!(before.ns() > 0) || !(now.ns() > 0)) return false;
+    return std::fabs(now.ns() - before.ns()) <= steady_tolerance * before.ns();
+}
+
+WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& launch, const MeasureOptions& options) {
+    WarmupRecord r;
+    const auto began = std::chrono::steady_clock::now();
+
+    // The first call alone: under lazy module loading it loads the kernels' module (PITFALLS.md #4).
+    launch(stream);
+    GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the measured callable's first call (warm-up)");
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the measured callable's first call (warm-up)");
+    r.first_call = since(began);
+    r.calls = 1;
+
+    EventPair events;
+    std::optional<GpuState> previous_state;
+    Duration previous_per_call{};
+    double slice_calls = 1;
+    while (true) {
+        const auto calls = static_cast<std::size_t>(slice_calls);
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(events.start_, stream), "recording a warm-up slice's start");
+        for (std::size_t i = 0; i < calls; ++i) launch(stream);
+        GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the measured callable (warm-up)");
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(events.stop_, stream), "recording a warm-up slice's stop");
+        GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(events.stop_), "waiting for a warm-up slice");
+        float ms = 0;
+        GPUCHRONO_CUDA_CHECK(cudaEventElapsedTime(&ms, events.start_, events.stop_), "reading a warm-up slice's time");
+        r.calls += calls;
+        r.per_call = Duration::from_ms(ms) / static_cast<double>(calls);
+
+        const GpuState state = read_gpu_state(device);
+        if (state.sm_clock_mhz) r.sm_clock_mhz = *state.sm_clock_mhz;
+        if (state.max_sm_clock_mhz) r.max_sm_clock_mhz = *state.max_sm_clock_mhz;
+        const bool nvml = state.nvml_loaded && state.sm_clock_mhz.has_value();
+        const bool steady = nvml ? previous_state && clock_steady(*previous_state, state)
+                                 : per_call_steady(previous_per_call, r.per_call);
+        r.time = since(began);
+        if (steady && r.time >= options.warmup_min_time) {
+            r.clock_steady = true;
+            r.ended = nvml ? "SM clock steady at " + mhz(r.sm_clock_mhz) + " of " + mhz(r.max_sm_clock_mhz) + " MHz"
+                           : "per-call time steady within 5% (NVML unavailable: " + state.nvml_error + ")";
+            break;
+        }
+        if (r.time >= options.warmup_max_time) {
+            r.capped = true;
+            r.ended = "time cap " + to_string(options.warmup_max_time) + " reached: " +
+                      (nvml ? "SM clock " + mhz(r.sm_clock_mhz) + " of " + mhz(r.max_sm_clock_mhz) + " MHz, not steady"
+                            : std::string("per-call time not steady"));
+            break;
+        }
+        previous_state = state;
+        previous_per_call = r.per_call;
+        slice_calls = std::clamp(std::ceil(slice_target / r.per_call), 1.0, max_slice_calls);
+    }
+    return r;
+}
+
+}  // namespace gpuchrono

@@ -1,0 +1,37 @@
+# ctest entry "api.exports_documented": the module exports at most MAX_EXPORTS names, and docs/api.md lists
+# every one of them. A name is what a using-declaration in the module file re-exports, written in the docs
+# without the leading `gpuchrono::` and in backticks, followed by ` ( < or space: `views::on_sm(sm)`,
+# `ranges::operator!=`.
+# Arguments (-D): MODULE_FILE, API_DOC, MAX_EXPORTS.
+file(STRINGS ${MODULE_FILE} lines REGEX "^[ \t]*(export[ \t]+)?using[ \t]+[A-Za-z_:]")
+file(READ ${API_DOC} doc)
+set(names)
+foreach(line IN LISTS lines)
+  if(NOT line MATCHES "using[ \t]+(::)?(gpuchrono::)?([A-Za-z0-9_:]+(operator[^; \t]+)?)[ \t]*;")
+    message(FATAL_ERROR "api.exports_documented: cannot read the using-declaration `${line}` in ${MODULE_FILE}")
+  endif()
+  list(APPEND names "${CMAKE_MATCH_3}")
+endforeach()
+list(LENGTH names count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "api.exports_documented: no using-declaration found in ${MODULE_FILE}")
+endif()
+set(missing)
+foreach(name IN LISTS names)
+  string(FIND "${doc}" "`${name}`" plain)
+  string(FIND "${doc}" "`${name}(" call)
+  string(FIND "${doc}" "`${name}<" templ)
+  string(FIND "${doc}" "`${name} " spaced)
+  if(plain EQUAL -1 AND call EQUAL -1 AND templ EQUAL -1 AND spaced EQUAL -1)
+    list(APPEND missing ${name})
+  endif()
+endforeach()
+if(missing)
+  string(JOIN ", " missing_text ${missing})
+  message(FATAL_ERROR "api.exports_documented: ${API_DOC} does not list these exported names: ${missing_text}")
+endif()
+if(count GREATER MAX_EXPORTS)
+  message(FATAL_ERROR "api.exports_documented: the module exports ${count} names, more than ${MAX_EXPORTS}: "
+                      "export only what a user writes (internals are reached through their headers)")
+endif()
+message(STATUS "api.exports_documented: ${count} exported names (at most ${MAX_EXPORTS}), all in ${API_DOC}")
