@@ -18,7 +18,6 @@
 
 #include <gpuchrono/boost_test.hpp>        // the GPUCHRONO_CHECK_* macros: before the import
 #include <gpuchrono/core/cuda_error.hpp>   // GPUCHRONO_CUDA_CHECK
-#include <gpuchrono/measure/measure.hpp>   // measure()
 
 #include <sum_of_cubes.hpp>
 

@@ -10,6 +10,10 @@
 module;
 
 #include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/measure/compare.hpp>
+#include <gpuchrono/measure/measure.hpp>
+#include <gpuchrono/measure/measure_record.hpp>
+#include <gpuchrono/measure/sweep.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_json.hpp>
@@ -48,14 +52,14 @@ using gpuchrono::ScopedTimer;
 using gpuchrono::SyncScope;
 using gpuchrono::TimingPolicy;
 
-// The timers' NVTX ranges and the findings' marks: the run-time switch (GPUCHRONO_NVTX=0 also turns them off)
-using gpuchrono::nvtx_enabled;
-using gpuchrono::set_nvtx_enabled;
-
 // Measurements and series of them
 using gpuchrono::Measurement;
 using gpuchrono::Series;
 using gpuchrono::SeriesSet;
+
+// NVTX ranges of the timers and marks of the findings (nvtx/nvtx_range.hpp): the run-time switch
+using gpuchrono::nvtx_enabled;
+using gpuchrono::set_nvtx_enabled;
 
 // In-kernel device clocks: the probe a kernel gets and the samples it yields
 using gpuchrono::BlockSample;
@@ -78,6 +82,18 @@ using gpuchrono::set_finding_sink;
 using gpuchrono::Severity;
 using gpuchrono::Summary;
 using gpuchrono::summary;
+
+// Measuring and comparing: the benchmark loop, how it measured, and whether B is faster than A (measure/)
+using gpuchrono::CacheState;
+using gpuchrono::compare;
+using gpuchrono::CompareOptions;
+using gpuchrono::Comparison;
+using gpuchrono::measure;
+using gpuchrono::MeasureOptions;
+using gpuchrono::MeasureRecord;
+using gpuchrono::Method;
+using gpuchrono::sweep;
+using gpuchrono::Verdict;
 
 // Statistics, and the reductions over per-block samples (host only: range-v3)
 using gpuchrono::block_duration;
@@ -131,3 +147,10 @@ export namespace ranges {
 using ranges::operator==;
 using ranges::operator!=;
 }  // namespace ranges
+
+// KernelPolicy (issue 9): GPU activity timing from CUPTI, and the activity records it yields
+export namespace gpuchrono {
+using gpuchrono::ActivityKind;
+using gpuchrono::KernelActivity;
+using gpuchrono::KernelPolicy;
+}  // namespace gpuchrono
