@@ -45,8 +45,8 @@ struct SumOfCubes {
         std::vector<int> host(n_max);
         std::mt19937 rng(2024);
         for (int& v : host) v = static_cast<int>(rng() % 10);
-        GPUCHRONO_CUDA_CHECK(cudaMalloc(&values, n_max * sizeof(int)), "allocating the values");
-        GPUCHRONO_CUDA_CHECK(cudaMalloc(&sum, sizeof *sum), "allocating the sum");
+        GPUCHRONO_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&values), n_max * sizeof(int)), "allocating the values");
+        GPUCHRONO_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&sum), sizeof *sum), "allocating the sum");
         GPUCHRONO_CUDA_CHECK(cudaMemcpy(values, host.data(), n_max * sizeof(int), cudaMemcpyHostToDevice), "copying the values");
     }
     ~SumOfCubes() {
