@@ -23,6 +23,7 @@ module;
 #include <gpuchrono/stats/summary.hpp>
 #include <gpuchrono/stats/views.hpp>
 #include <gpuchrono/testing/check_result.hpp>
+#include <gpuchrono/testing/comparison_checks.hpp>
 #include <gpuchrono/testing/findings_checks.hpp>
 
 export module gpuchrono;
@@ -110,9 +111,11 @@ using gpuchrono::waves;
 // Reports in one call: every series into report.txt, report.json, CSV tables, SVGs, a Chrome trace
 using gpuchrono::write_report;
 
-// Performance checks for unit tests, any framework (testing/; the Boost.Test macros are in <gpuchrono/boost_test.hpp>)
+// Performance checks for unit tests, any framework (the Boost.Test macros: <gpuchrono/boost_test.hpp>)
+using gpuchrono::check_faster;
 using gpuchrono::check_finding;
 using gpuchrono::check_no_findings;
+using gpuchrono::check_not_slower;
 using gpuchrono::CheckResult;
 }  // namespace gpuchrono
 

@@ -6,6 +6,8 @@
 #include <gpuchrono/boost_test.hpp>
 #include <gpuchrono/checks/finding_catalog.hpp>  // make_finding (internal, not exported)
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 import gpuchrono;
@@ -149,6 +151,114 @@ BOOST_AUTO_TEST_CASE(boost_check_macros_fail_the_test_case, *bt::expected_failur
     GPUCHRONO_CHECK_NO_FINDINGS(pending);
     GPUCHRONO_CHECK_FINDING(pending, gpuchrono::codes::timed_stream_idle);
     GPUCHRONO_WARN_NO_FINDINGS(pending);  // a warning: not a failure
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+// 20 event measurements of start, start + step, ... us: a steady series with a little spread.
+Series ramp(const std::string& name, double start_us, double step_us = 0.1, int n = 20) {
+    Series s(name);
+    for (int i = 0; i < n; ++i) s.add(Measurement::completed("event", Duration::from_us(start_us + step_us * i), 0));
+    return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(testing_comparison_checks)
+
+BOOST_AUTO_TEST_CASE(not_slower_fails_on_a_ten_percent_slower_candidate_with_the_verdict_and_its_figures) {
+    const gpuchrono::CheckResult r = gpuchrono::check_not_slower(ramp("spin 100 us", 100), ramp("spin 110 us", 110));
+    BOOST_TEST(!r.passed);
+    BOOST_TEST(r.message ==
+               "\"spin 110 us\" is slower than \"spin 100 us\": slower by +9.91% [+9.49%, +10.33%] at 95%, p = "
+               "1.45e-11: significant and at least 1%; medians 101 us and 111 us (20 and 20 samples)");
+}
+
+BOOST_AUTO_TEST_CASE(not_slower_passes_on_a_series_against_itself) {
+    const gpuchrono::CheckResult r = gpuchrono::check_not_slower(ramp("A", 100), ramp("A again", 100));
+    BOOST_TEST(r.passed);
+    BOOST_TEST(r.message ==
+               "\"A again\" is not slower than \"A\": no difference larger than 1%: +0.00% [-0.40%, +0.40%] at "
+               "95%, p = 1; medians 101 us and 101 us (20 and 20 samples)");
+}
+
+BOOST_AUTO_TEST_CASE(not_slower_passes_when_the_samples_cannot_tell) {
+    // Three samples each: too few for the interval, so the verdict is inconclusive, not "slower".
+    const gpuchrono::CheckResult r = gpuchrono::check_not_slower(ramp("few", 100, 0.1, 3), ramp("few, later", 110, 0.1, 3));
+    BOOST_TEST(r.passed);
+    BOOST_TEST(r.message ==
+               "\"few, later\" is not slower than \"few\": inconclusive: +9.99% [-100.00%, +inf%] at 95%, p = 0.1 "
+               "(too few samples for the interval): the interval reaches past 1% without a significant change of 1% "
+               "or more; medians 100 us and 110 us (3 and 3 samples)");
+}
+
+BOOST_AUTO_TEST_CASE(faster_passes_only_on_the_verdict_faster) {
+    gpuchrono::CheckResult r = gpuchrono::check_faster(ramp("chunked", 110), ramp("interleaved", 100));
+    BOOST_TEST(r.passed);
+    BOOST_TEST(r.message ==
+               "\"interleaved\" is faster than \"chunked\": faster by -9.01% [-9.36%, -8.66%] at 95%, p = "
+               "1.45e-11: significant and at least 1%; medians 111 us and 101 us (20 and 20 samples)");
+    r = gpuchrono::check_faster(ramp("A", 100), ramp("A again", 100));
+    BOOST_TEST(!r.passed);
+    BOOST_TEST(r.message ==
+               "\"A again\" is not shown faster than \"A\": no difference larger than 1%: +0.00% [-0.40%, +0.40%] "
+               "at 95%, p = 1; medians 101 us and 101 us (20 and 20 samples)");
+}
+
+BOOST_AUTO_TEST_CASE(the_threshold_comes_from_the_options) {
+    // 10% slower is below a 20% threshold: not "slower".
+    gpuchrono::CompareOptions lenient;
+    lenient.threshold = 0.2;
+    BOOST_TEST(gpuchrono::check_not_slower(ramp("base", 100), ramp("candidate", 110), lenient).passed);
+}
+
+BOOST_AUTO_TEST_CASE(series_compare_refuses_fail_with_its_reason) {
+    Series host("host timed");
+    for (int i = 0; i < 20; ++i) host.add(Measurement::completed("host-clock", Duration::from_us(100), -1));
+    const gpuchrono::CheckResult r = gpuchrono::check_not_slower(ramp("event timed", 100), host);
+    BOOST_TEST(!r.passed);
+    BOOST_TEST(r.message ==
+               "cannot compare \"host timed\" with \"event timed\": gpuchrono::compare refused: the series were "
+               "measured with different methods (event vs host-clock): each method adds its own overhead (an event "
+               "pair adds microseconds a graph replay does not); set CompareOptions::allow_different_methods to "
+               "compare them anyway");
+    const gpuchrono::CheckResult empty = gpuchrono::check_faster(ramp("A", 100), Series("never ran"));
+    BOOST_TEST(!empty.passed);
+    BOOST_TEST(empty.message ==
+               "cannot compare \"never ran\" with \"A\": \"never ran\" has no successful measurement");
+}
+
+BOOST_AUTO_TEST_CASE(boost_comparison_macros_pass_and_fail, *bt::expected_failures(2)) {
+    const Series base = ramp("base", 100), same = ramp("same", 100), slower = ramp("slower", 110), faster = ramp("faster", 90);
+    GPUCHRONO_CHECK_NOT_SLOWER(base, same);
+    GPUCHRONO_REQUIRE_NOT_SLOWER(base, faster);
+    GPUCHRONO_CHECK_FASTER(base, faster);
+    GPUCHRONO_REQUIRE_FASTER(base, faster, {.threshold = 0.05});
+    GPUCHRONO_WARN_FASTER(base, same);
+    GPUCHRONO_CHECK_NOT_SLOWER(base, slower);  // fails: expected
+    GPUCHRONO_CHECK_FASTER(base, same);        // fails: expected
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// README.md's "Testing performance" section shows what failing checks print: the very messages of these
+// series, so the README cannot drift from the library.
+BOOST_AUTO_TEST_SUITE(testing_checks_readme)
+
+BOOST_AUTO_TEST_CASE(the_readme_shows_the_messages_the_checks_print) {
+    std::ifstream in(GPUCHRONO_TEST_README);
+    BOOST_REQUIRE_MESSAGE(in, "cannot read " GPUCHRONO_TEST_README);
+    const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const gpuchrono::CheckResult slower = gpuchrono::check_not_slower(ramp("spin 100 us", 100), ramp("spin 110 us", 110));
+    BOOST_TEST(!slower.passed);
+    BOOST_TEST(readme.find(": error: in \"spin/not_slower\": " + slower.message + "\n") != std::string::npos,
+               "README.md does not show: " << slower.message);
+    const gpuchrono::CheckResult pending = gpuchrono::check_no_findings(with_pending_work());
+    BOOST_TEST(!pending.passed);
+    BOOST_TEST(readme.find(": error: in \"saxpy/no_findings\": " + pending.message + "\n") != std::string::npos,
+               "README.md does not show: " << pending.message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -19,6 +19,10 @@
 //
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_NO_FINDINGS(series)        no warning-level finding, no failed measurement
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_FINDING(series, code)      the series carries that finding code
+//   GPUCHRONO_{CHECK,REQUIRE,WARN}_NOT_SLOWER(base, candidate[, options])   compare()'s verdict is not "slower"
+//   GPUCHRONO_{CHECK,REQUIRE,WARN}_FASTER(base, candidate[, options])       compare()'s verdict is "faster"
+// The comparisons use compare()'s verdict with its confidence interval, never a ratio of two medians; options
+// are a CompareOptions, e.g. GPUCHRONO_CHECK_NOT_SLOWER(before, after, {.threshold = 0.05}).
 //
 // The same checks, for any other framework, are plain functions returning a CheckResult (docs/testing.md).
 #pragma once
@@ -26,6 +30,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/testing/check_result.hpp>
+#include <gpuchrono/testing/comparison_checks.hpp>
 #include <gpuchrono/testing/findings_checks.hpp>
 
 // Evaluates the check once, then hands its verdict and message to the Boost.Test tool.
@@ -48,3 +53,17 @@
     GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_REQUIRE_MESSAGE, ::gpuchrono::check_finding(series, code))
 #define GPUCHRONO_WARN_FINDING(series, code) \
     GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_WARN_MESSAGE, ::gpuchrono::check_finding(series, code))
+
+#define GPUCHRONO_CHECK_NOT_SLOWER(...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_CHECK_MESSAGE, ::gpuchrono::check_not_slower(__VA_ARGS__))
+#define GPUCHRONO_REQUIRE_NOT_SLOWER(...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_REQUIRE_MESSAGE, ::gpuchrono::check_not_slower(__VA_ARGS__))
+#define GPUCHRONO_WARN_NOT_SLOWER(...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_WARN_MESSAGE, ::gpuchrono::check_not_slower(__VA_ARGS__))
+
+#define GPUCHRONO_CHECK_FASTER(...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_CHECK_MESSAGE, ::gpuchrono::check_faster(__VA_ARGS__))
+#define GPUCHRONO_REQUIRE_FASTER(...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_REQUIRE_MESSAGE, ::gpuchrono::check_faster(__VA_ARGS__))
+#define GPUCHRONO_WARN_FASTER(...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_WARN_MESSAGE, ::gpuchrono::check_faster(__VA_ARGS__))

@@ -11,6 +11,7 @@
 #include <gpuchrono/measure/stopping_rule.hpp>
 #include <gpuchrono/measure/throughput.hpp>
 #include <gpuchrono/measure/warmup.hpp>
+#include <gpuchrono/nvtx/nvtx_range.hpp>
 
 #include "../gpu/launch_warmup.hpp"
 #include "methods/sample_method.hpp"
@@ -130,6 +131,9 @@ std::unique_ptr<SampleMethod> make_method(Method m, const MethodSetup& setup) {
 Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& launch, bool takes_stream,
                       const MeasureOptions& options, std::source_location where) {
     options.validate();
+    // One NVTX range over the whole call, named after the series, so a profiler sees measure()'s work (and
+    // ncu --nvtx-include "gpuchrono@<name>/" profiles its kernels); popped on every way out.
+    const detail::NvtxRange range(name.c_str());
     if (stream_is_capturing(stream))
         throw std::invalid_argument("gpuchrono::measure(\"" + name +
                                     "\"): the stream is being captured into a graph; measure() runs the work, so "
