@@ -69,6 +69,7 @@ gpuchrono::report::Experiment memory_patterns(Context& ctx);      // seed 004:  
 gpuchrono::report::Experiment event_and_host_timing(Context& ctx);  // seeds 003, 000: examples/event_and_host_timing.cpp
 gpuchrono::report::Experiment block_timing(Context& ctx);         // seed 002:        examples/block_timing.cpp
 gpuchrono::report::Experiment header_and_module(Context& ctx);    // both include paths: examples/header_and_module/
+gpuchrono::report::Experiment kernel_timing(Context& ctx);        // issue 9, the bias table: examples/kernel_timing.cpp
 
 struct ExampleEntry {
     const char* id;
@@ -82,6 +83,7 @@ inline constexpr ExampleEntry all_examples[] = {
     {"event-and-host-timing", "gpuchrono-example-event-and-host-timing", event_and_host_timing},
     {"block-timing", "gpuchrono-example-block-timing", block_timing},
     {"header-and-module", "gpuchrono-example-header-and-module", header_and_module},
+    {"kernel-timing", "gpuchrono-example-kernel-timing", kernel_timing},
 };
 
 // The one line a program prints when there is no usable CUDA device, with how to run it on a GPU machine;

@@ -10,6 +10,10 @@
 module;
 
 #include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/measure/compare.hpp>
+#include <gpuchrono/measure/measure.hpp>
+#include <gpuchrono/measure/measure_record.hpp>
+#include <gpuchrono/measure/sweep.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_json.hpp>
@@ -18,6 +22,8 @@ module;
 #include <gpuchrono/stats/stats.hpp>
 #include <gpuchrono/stats/summary.hpp>
 #include <gpuchrono/stats/views.hpp>
+#include <gpuchrono/testing/check_result.hpp>
+#include <gpuchrono/testing/findings_checks.hpp>
 
 export module gpuchrono;
 
@@ -50,6 +56,10 @@ using gpuchrono::Measurement;
 using gpuchrono::Series;
 using gpuchrono::SeriesSet;
 
+// NVTX ranges of the timers and marks of the findings (nvtx/nvtx_range.hpp): the run-time switch
+using gpuchrono::nvtx_enabled;
+using gpuchrono::set_nvtx_enabled;
+
 // In-kernel device clocks: the probe a kernel gets and the samples it yields
 using gpuchrono::BlockSample;
 using gpuchrono::BlockSamples;
@@ -72,6 +82,18 @@ using gpuchrono::Severity;
 using gpuchrono::Summary;
 using gpuchrono::summary;
 
+// Measuring and comparing: the benchmark loop, how it measured, and whether B is faster than A (measure/)
+using gpuchrono::CacheState;
+using gpuchrono::compare;
+using gpuchrono::CompareOptions;
+using gpuchrono::Comparison;
+using gpuchrono::measure;
+using gpuchrono::MeasureOptions;
+using gpuchrono::MeasureRecord;
+using gpuchrono::Method;
+using gpuchrono::sweep;
+using gpuchrono::Verdict;
+
 // Statistics, and the reductions over per-block samples (host only: range-v3)
 using gpuchrono::block_duration;
 using gpuchrono::concurrency;
@@ -87,6 +109,11 @@ using gpuchrono::waves;
 
 // Reports in one call: every series into report.txt, report.json, CSV tables, SVGs, a Chrome trace
 using gpuchrono::write_report;
+
+// Performance checks for unit tests, any framework (testing/; the Boost.Test macros are in <gpuchrono/boost_test.hpp>)
+using gpuchrono::check_finding;
+using gpuchrono::check_no_findings;
+using gpuchrono::CheckResult;
 }  // namespace gpuchrono
 
 // Lazy views over per-block samples (host only: range-v3)
@@ -117,3 +144,10 @@ export namespace ranges {
 using ranges::operator==;
 using ranges::operator!=;
 }  // namespace ranges
+
+// KernelPolicy (issue 9): GPU activity timing from CUPTI, and the activity records it yields
+export namespace gpuchrono {
+using gpuchrono::ActivityKind;
+using gpuchrono::KernelActivity;
+using gpuchrono::KernelPolicy;
+}  // namespace gpuchrono

@@ -6,6 +6,7 @@
 #include <gpuchrono/measure/hodges_lehmann.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/rank_test.hpp>
+#include <gpuchrono/measure/report_comparison.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -300,6 +301,65 @@ BOOST_AUTO_TEST_CASE(series_without_a_record_compare_by_policy) {
     BOOST_TEST(gpuchrono::origin_of(a).cache == "unknown");
     BOOST_TEST(refusal(a, b).find("event vs host-sync") != std::string::npos);
     BOOST_TEST(refusal(a, a).empty());
+}
+
+BOOST_AUTO_TEST_CASE(saved_reports_compare_series_by_experiment_and_name) {
+    namespace report = gpuchrono::report;
+    std::mt19937_64 rng(8);
+    std::lognormal_distribution<double> ln(std::log(10000.0), 0.002);
+    const auto samples = [&](double scale) {
+        std::vector<Duration> v;
+        for (int i = 0; i < 30; ++i) v.push_back(Duration::from_ns(ln(rng) * scale));
+        return v;
+    };
+    const auto make = [&](double scale_b, const char* policy_b, const char* extra) {
+        report::Report r;
+        r.device.name = "NVIDIA H100 80GB HBM3";
+        r.device.index = 0;
+        report::Experiment e;
+        e.id = "kernels";
+        e.series.push_back(report::make_series("same", "graph", samples(1.0)));
+        e.series.push_back(report::make_series("changed", policy_b, samples(scale_b)));
+        e.series.push_back(report::make_series(extra, "graph", samples(1.0)));
+        r.experiments.push_back(e);
+        return r;
+    };
+    const report::Report base = make(1.0, "graph", "only-base");
+    const gpuchrono::ReportComparison slower = gpuchrono::compare_reports(base, make(1.05, "graph", "only-new"));
+    BOOST_TEST(slower.rows.size() == 4u);  // same, changed, only-base, then only-new
+    BOOST_TEST(slower.rows[0].comparison.has_value());
+    BOOST_TEST((slower.rows[0].comparison->verdict == gpuchrono::Verdict::no_difference));
+    BOOST_TEST((slower.rows[1].comparison->verdict == gpuchrono::Verdict::slower));
+    BOOST_TEST(slower.rows[2].problem == "only in the base report");
+    BOOST_TEST(slower.rows[3].problem == "only in the new report");
+    BOOST_TEST(slower.slower() == 1u);
+    BOOST_TEST(slower.problems() == 2u);
+    const std::string text = gpuchrono::render_comparison(slower);
+    BOOST_TEST(text.find("kernels / changed") != std::string::npos, text);
+    BOOST_TEST(text.find("1 slower") != std::string::npos, text);
+
+    // A series measured by another method is refused, and says so, unless allowed.
+    const gpuchrono::ReportComparison refused = gpuchrono::compare_reports(base, make(1.0, "event", "only-base"));
+    BOOST_TEST(!refused.rows[1].comparison.has_value());
+    BOOST_TEST(refused.rows[1].problem.find("different methods (graph vs event)") != std::string::npos, refused.rows[1].problem);
+    gpuchrono::CompareOptions allow;
+    allow.allow_different_methods = true;
+    BOOST_TEST(gpuchrono::compare_reports(base, make(1.0, "event", "only-base"), allow).rows[1].comparison.has_value());
+    report::Report other_gpu = make(1.0, "graph", "only-base");
+    other_gpu.device.name = "NVIDIA H200";
+    BOOST_TEST(gpuchrono::compare_reports(base, other_gpu).rows[0].problem.find("different devices") != std::string::npos);
+
+    // Series taken by measure() carry their method and cache state: warm against cold is refused.
+    const auto measured = [](report::Report r, const char* cache) {
+        report::MeasureSummary m;
+        m.method = "graph";
+        m.cache_state = cache;
+        r.experiments[0].series[0].measure = m;
+        return r;
+    };
+    const std::string cold = gpuchrono::compare_reports(measured(base, "warm"), measured(base, "cold")).rows[0].problem;
+    BOOST_TEST(cold.find("cache states (warm vs cold)") != std::string::npos, cold);
+    BOOST_TEST(gpuchrono::compare_reports(measured(base, "warm"), measured(base, "warm")).rows[0].comparison.has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

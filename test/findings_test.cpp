@@ -75,6 +75,11 @@ const std::vector<std::string_view> all_code_constants = {
     gpuchrono::codes::gpu_clock_low,
     gpuchrono::codes::gpu_shared,
     gpuchrono::codes::nvml_unavailable,
+    gpuchrono::codes::kernel_no_activity,
+    gpuchrono::codes::kernel_activity_elsewhere,
+    gpuchrono::codes::kernel_records_dropped,
+    gpuchrono::codes::concurrent_work_overlapped,
+    gpuchrono::codes::cupti_unavailable,
 };
 
 }  // namespace

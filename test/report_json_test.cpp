@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -39,6 +41,16 @@ std::string read_text(const std::filesystem::path& file) {
 }
 
 // The message of the ReportError that reading `text` throws ("" if it reads).
+// True when `s` is well-formed UTF-8 (nlohmann's strict serializer refuses anything else).
+bool is_utf8(const std::string& s) {
+    try {
+        (void)nlohmann::json(s).dump();
+        return true;
+    } catch (const nlohmann::json::type_error&) {
+        return false;
+    }
+}
+
 std::string error_of(const std::string& text) {
     try {
         (void)report::report_from_json(text);
@@ -104,9 +116,12 @@ BOOST_AUTO_TEST_CASE(doubles_round_trip_bit_for_bit_and_non_finite_ones_become_n
     const report::Report back = report::report_from_json(text);
     const auto& metrics = back.experiments.at(0).metrics;
     BOOST_TEST_REQUIRE(metrics.size() == values.size());
-    for (std::size_t i = 0; i < values.size(); ++i)
-        BOOST_TEST_REQUIRE((std::bit_cast<std::uint64_t>(metrics[i].value) == std::bit_cast<std::uint64_t>(values[i])),
-                           "metric " << i << " = " << values[i]);
+    std::size_t first_different = values.size();
+    for (std::size_t i = 0; i < values.size() && first_different == values.size(); ++i)
+        if (std::bit_cast<std::uint64_t>(metrics[i].value) != std::bit_cast<std::uint64_t>(values[i])) first_different = i;
+    BOOST_TEST(first_different == values.size(),
+               "metric " << first_different << " = " << (first_different < values.size() ? values[first_different] : 0.0)
+                         << " came back different");
 
     const std::string small = report::to_json(with_metrics({3.0, std::nan(""), -INFINITY, 1e15, 1e-4}));
     BOOST_TEST(contains(small, "\"value\": 3.0,"));  // "3" would read back as an integer
@@ -237,6 +252,144 @@ BOOST_AUTO_TEST_CASE(save_and_load_go_through_a_file_and_name_it_on_failure) {
         BOOST_TEST(contains(e.what(), "truncated?"), e.what());
     }
     std::filesystem::remove_all(dir);
+}
+
+// Every file of test/data/malformed (also the seed corpus of the report fuzzer) with what its error must say.
+// Each is refused with one ReportError: one line, starting with the file's name.
+BOOST_AUTO_TEST_CASE(every_malformed_file_is_refused_with_one_line_naming_the_file_and_the_fault) {
+    const std::map<std::string, std::string> expected = {
+        {"bad-x-scale.json", "experiments[0].sweeps[0].x_scale: expected \"linear\" or \"log\", found \"cubic\""},
+        {"compute-capability-text.json", "device.compute_capability: expected \"major.minor\", found \"nine.oh\""},
+        {"control-character-in-string.json", "parse error at line 1, column 62: "},
+        {"deep-nesting.json", "notes[0]: expected a string, found array"},
+        {"driver-version-overflow.json", "device.driver_version: \"2147484.0\" is not a CUDA version: the major version is above 2147482"},
+        {"duplicate-member.json", "experiments[0].id: the member \"id\" appears twice"},
+        {"empty.json", "empty, expected a gpuchrono report"},
+        {"int-overflow.json", "device.sm_count: 4294967296 does not fit an int"},
+        {"integer-beyond-64-bits.json", "experiments[0].timelines[0].samples[0].start_ns: expected a non-negative integer, found 1e+20"},
+        {"invalid-utf8.json", "ill-formed UTF-8 byte"},
+        {"lone-surrogate.json", "invalid string: surrogate"},
+        {"missing-schema-version.json", "schema_version: missing"},
+        {"missing-schema.json", "schema: missing"},
+        {"nan-literal.json", "parse error at line 1, column 90: syntax error while parsing value - invalid literal"},
+        {"negative-integer.json", "experiments[0].timelines[0].samples[0].block: expected a non-negative integer, found -1"},
+        {"newer-schema-version.json", "schema_version: 2 was written by a newer gpuchrono"},
+        {"not-json.txt", "parse error at line 1, column 1: "},
+        {"null-document.json", "document: expected an object, found null"},
+        {"number-overflow.json", "number overflow parsing '1e400'"},
+        {"object-for-array.json", "experiments: expected an array, found object"},
+        {"other-schema.json", "schema: \"chrome-trace\" is not a gpuchrono report"},
+        {"string-for-integer.json", "experiments[0].timelines[0].samples[0].block: expected a non-negative integer, found string"},
+        {"string-for-number.json", "experiments[0].series[0].samples_ns[1]: expected a number, found string"},
+        {"top-level-array.json", "document: expected an object, found array"},
+        {"trailing-comma.json", "parse error at line 1, column 49: "},
+        {"trailing-text.json", "expected end of input"},
+        {"truncated.json", "parse error at line 26, column 41: "},
+        {"unknown-severity.json", "experiments[0].findings[0].severity: unknown severity \"fatal\""},
+    };
+    std::set<std::string> seen;
+    for (const auto& entry : std::filesystem::directory_iterator(data_dir / "malformed")) {
+        const std::string name = entry.path().filename().string();
+        seen.insert(name);
+        const auto it = expected.find(name);
+        BOOST_TEST_REQUIRE((it != expected.end()), "test/data/malformed/" << name << " has no expected error in this test");
+        try {
+            (void)report::load_report(entry.path());
+            BOOST_ERROR(name << " was read as a report");
+        } catch (const report::ReportError& e) {
+            const std::string what = e.what();
+            BOOST_TEST(what.rfind(entry.path().string() + ": ", 0) == 0u, what);
+            BOOST_TEST(contains(what, it->second), what);
+            BOOST_TEST(!contains(what, "\n"), what);
+            BOOST_TEST(!contains(what, "[json.exception"), what);
+            BOOST_TEST(is_utf8(what), what);
+        }
+    }
+    BOOST_TEST(seen.size() == expected.size());
+    BOOST_TEST(contains(error_of(read_text(data_dir / "malformed" / "truncated.json")), "truncated?"));
+}
+
+BOOST_AUTO_TEST_CASE(a_path_that_is_no_report_file_says_what_it_is) {
+    auto load_error = [](const std::filesystem::path& file) {
+        try {
+            (void)report::load_report(file);
+        } catch (const report::ReportError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const auto dir = temp_dir("paths");
+    BOOST_TEST(load_error(dir) == dir.string() + ": is a directory, expected a report file (the report.json inside it?)");
+    BOOST_TEST(load_error(dir / "absent.json") == (dir / "absent.json").string() + ": no such file");
+    BOOST_TEST(load_error(dir / "absent" / "report.json") == (dir / "absent" / "report.json").string() + ": no such file");
+    std::ofstream(dir / "empty.json").close();
+    BOOST_TEST(contains(load_error(dir / "empty.json"), "empty.json: empty, expected a gpuchrono report"));
+    std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(a_100_mb_file_is_read_in_full_and_one_above_the_limit_is_refused_unread) {
+    const auto dir = temp_dir("large");
+    // 100 MB of valid JSON (the members after 100 MB of whitespace): read to the end, nothing cut.
+    {
+        std::ofstream out(dir / "large.json", std::ios::binary);
+        out << R"({"schema":"gpuchrono-report","schema_version":1,"notes":["first"])";
+        const std::string spaces(1 << 20, ' ');
+        for (int i = 0; i < 100; ++i) out << spaces;
+        out << R"(,"host":"after 100 MB"})";
+    }
+    const report::Report r = report::load_report(dir / "large.json");
+    BOOST_TEST(r.host == "after 100 MB");
+    BOOST_TEST(r.notes.at(0) == "first");
+
+    // 100 MB of zero bytes: refused at the first byte, no crash.
+    std::ofstream(dir / "zeros.json").close();
+    std::filesystem::resize_file(dir / "zeros.json", 100u << 20);  // sparse: costs no disk
+    try {
+        (void)report::load_report(dir / "zeros.json");
+        BOOST_FAIL("100 MB of zero bytes read as a report");
+    } catch (const report::ReportError& e) {
+        BOOST_TEST(contains(e.what(), "zeros.json: parse error at line 1, column 1"), e.what());
+    }
+
+    // Above the documented limit: refused by its size, before anything is read or allocated.
+    std::ofstream(dir / "huge.json").close();
+    std::filesystem::resize_file(dir / "huge.json", report::max_report_file_bytes + 1);
+    try {
+        (void)report::load_report(dir / "huge.json");
+        BOOST_FAIL("a file above max_report_file_bytes was read");
+    } catch (const report::ReportError& e) {
+        BOOST_TEST(contains(e.what(), "huge.json: is 1073741825 bytes, more than a report may be (max_report_file_bytes = 1073741824)"),
+                   e.what());
+    }
+    std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(driver_versions_are_read_exactly_or_refused_never_wrapped) {
+    auto version = [](const std::string& text) {
+        const std::string doc = R"({"schema":"gpuchrono-report","schema_version":1,"device":{"driver_version":")" + text + "\"}}";
+        return report::report_from_json(doc).device.driver_version;
+    };
+    BOOST_TEST(version("13.0") == 13000);
+    BOOST_TEST(version("12.8") == 12080);
+    BOOST_TEST(version("unknown") == 0);
+    BOOST_TEST(version("") == 0);
+    BOOST_TEST(version("2147482.99") == 2147482990);  // the largest that an int holds in CUDA's encoding
+    for (const char* refused : {"2147484.0", "2147483.0", "99999999999999999999.0", "13.100", "13", "13.x", "-1.0", "1.-5"})
+        BOOST_CHECK_THROW((void)version(refused), report::ReportError);
+    BOOST_TEST(report::cuda_version_string(version("2147482.99")) == "2147482.99");
+}
+
+BOOST_AUTO_TEST_CASE(no_installed_header_includes_the_json_library) {
+    // nlohmann-json is private to the library: a consumer of the installed package has no JSON headers.
+    // Every header under modules/include is installed (modules/CMakeLists.txt, FILE_SET HEADERS).
+    const std::filesystem::path include = data_dir.parent_path().parent_path() / "modules" / "include";
+    std::size_t headers = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(include)) {
+        if (!entry.is_regular_file()) continue;
+        ++headers;
+        BOOST_TEST(!contains(read_text(entry.path()), "#include <nlohmann"), entry.path());
+    }
+    BOOST_TEST(headers > 10u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -88,6 +89,16 @@ std::filesystem::path temp_dir(const std::string& name) {
     auto dir = std::filesystem::temp_directory_path() / ("gpuchrono-test-" + name + "-" + std::to_string(std::random_device{}()));
     std::filesystem::create_directories(dir);
     return dir;
+}
+
+// True when `s` is well-formed UTF-8 (nlohmann's strict serializer refuses anything else).
+bool is_utf8(const std::string& s) {
+    try {
+        (void)nlohmann::json(s).dump();
+        return true;
+    } catch (const nlohmann::json::type_error&) {
+        return false;
+    }
 }
 
 double number_attr(const xml_check::Element& e, const char* name) {
@@ -185,7 +196,7 @@ BOOST_AUTO_TEST_CASE(csv_tables_quote_what_needs_quoting_and_hold_every_record) 
     const auto stats = parse_csv(report::render_csv(r, report::CsvTable::stats));
     BOOST_TEST_REQUIRE(stats.size() == 4u);
     BOOST_TEST(stats[3][9].empty());  // median of no samples: empty, not "nan"
-    BOOST_TEST(stats[2].back() == "host-stop-with-pending-work");
+    BOOST_TEST(stats[2][18] == "host-stop-with-pending-work");  // findings; measure() columns follow
 
     const auto sweeps = parse_csv(report::render_csv(r, report::CsvTable::sweeps));
     BOOST_TEST(sweeps.size() == 1u + 2u * (7u + 8u));
@@ -339,6 +350,110 @@ BOOST_AUTO_TEST_CASE(the_chrome_trace_has_one_complete_event_per_record_on_the_s
     BOOST_TEST(complete[4]->at("args").at("cycles").is_null());  // changed SM: no cycle count
     BOOST_TEST(complete[6]->at("args").at("count").get<std::uint64_t>() == 1000u);
     BOOST_TEST(trace.at("displayTimeUnit") == "ns");
+}
+
+BOOST_AUTO_TEST_CASE(an_accumulated_cycle_count_near_2_to_the_64_goes_into_the_trace_exactly) {
+    // 18446744073709551615 as a double is 2^64, which no signed (or unsigned) 64-bit integer holds: the trace
+    // used to cast it to long long (undefined behaviour). It is written from the integers now.
+    report::Report r = sample_report();
+    gpuchrono::BlockSample& s = r.experiments.at(0).timelines.at(0).samples.at(6);
+    BOOST_TEST_REQUIRE(s.count > 1u);
+    s.cycles_valid = true;
+    s.accumulated_cycles = std::numeric_limits<std::uint64_t>::max();
+    const nlohmann::json trace = nlohmann::json::parse(report::render_chrome_trace(r));
+    std::vector<nlohmann::json> complete;
+    for (const nlohmann::json& e : trace.at("traceEvents"))
+        if (e.at("ph") == "X") complete.push_back(e);
+    BOOST_TEST_REQUIRE(complete.size() == 7u);
+    BOOST_TEST(complete[6].at("args").at("cycles").get<std::uint64_t>() == std::numeric_limits<std::uint64_t>::max());
+    // A clock64 that went back on one SM is a negative count, not a wrapped one.
+    gpuchrono::BlockSample& back = r.experiments.at(0).timelines.at(0).samples.at(0);
+    BOOST_TEST_REQUIRE(back.sm_start == back.sm_stop);
+    back.stop_cycles = back.start_cycles - 5;
+    const nlohmann::json trace2 = nlohmann::json::parse(report::render_chrome_trace(r));
+    for (const nlohmann::json& e : trace2.at("traceEvents"))
+        if (e.at("ph") == "X" && e.at("args").at("block") == back.block && e.at("args").at("region") == back.region)
+            BOOST_TEST(e.at("args").at("cycles").get<std::int64_t>() == -5);
+    // Every other file renders from such a record too (gpuchrono-report --out).
+    const auto dir = temp_dir("extreme");
+    BOOST_CHECK_NO_THROW(report::write_report_files(r, dir));
+    std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(huge_numbers_print_in_full_with_their_unit) {
+    // Printed through a 64-byte buffer, 1e300 ns came out as 63 digits without its unit.
+    const std::string d = gpuchrono::to_string(gpuchrono::Duration::from_ns(1e300));
+    BOOST_TEST(d.size() == 292u + 2u, d);  // 1e291 s: 292 digits, a space, the unit
+    BOOST_TEST(d.substr(d.size() - 2) == " s");
+    BOOST_TEST(d.find_first_not_of("0123456789") == 292u);
+    BOOST_TEST(gpuchrono::to_string(gpuchrono::Duration::from_ns(-1e300), "ns", 3).size() == 1u + 301u + 4u + 3u);
+    BOOST_TEST(report::format_fixed(1e300, 2).size() == 301u + 3u);
+    BOOST_TEST(report::format_fixed(-1.7976931348623157e308, 0).size() == 310u);
+    BOOST_TEST(report::format_fixed(2.5, 1) == "2.5");
+    BOOST_TEST(report::format_fixed(0.125, 2) == "0.12");  // round half to even, as printf did
+    BOOST_TEST(report::format_number(1e300) == "1.00e+300");
+    BOOST_TEST(report::format_number(123456.0, 4) == "123456");
+    BOOST_TEST(report::svg::coord(1e300).size() == 301u);
+    BOOST_CHECK_THROW((void)report::format_fixed(1.0, -1), std::invalid_argument);
+    // And in a rendered table: the whole figure and its unit.
+    report::Report r;
+    r.experiments.push_back(report::Experiment{});
+    r.experiments[0].series.push_back(report::make_series("huge", "event", {gpuchrono::Duration::from_ns(1e300)}, {}));
+    BOOST_TEST(contains(report::render_text(r), d.substr(0, 292)));
+}
+
+BOOST_AUTO_TEST_CASE(names_that_are_not_utf8_render_as_replacement_characters_everywhere) {
+    const std::string bad = "sw\xff\xfe";
+    const std::string replaced = "sw\xef\xbf\xbd\xef\xbf\xbd";
+    report::Report r = sample_report();
+    r.experiments.at(0).series.at(0).name = bad;
+    r.experiments.at(0).timelines.at(0).name = bad;
+    r.experiments.at(0).timelines.at(0).regions.at(0) = bad;
+    r.experiments.at(1).sweeps.at(0).name = bad;
+    r.experiments.at(1).sweeps.at(0).curves.at(0).name = bad;
+    r.device.name = bad;
+
+    for (const std::string& svg : {report::render_timeline_svg(r.experiments[0].timelines[0], {.device_name = r.device.name}),
+                                   report::render_sweep_svg(r.experiments[1].sweeps[0], {.device_name = r.device.name})}) {
+        BOOST_TEST(is_utf8(svg));
+        BOOST_CHECK_NO_THROW(xml_check::parse(svg));
+        BOOST_TEST(contains(svg, replaced));
+    }
+    for (const auto table : {report::CsvTable::samples, report::CsvTable::stats, report::CsvTable::blocks, report::CsvTable::sweeps,
+                             report::CsvTable::metrics})
+        BOOST_TEST(is_utf8(report::render_csv(r, table)), report::to_string(table));
+    BOOST_TEST(contains(report::render_csv(r, report::CsvTable::samples), replaced));
+    const std::string text = report::render_text(r);
+    BOOST_TEST(is_utf8(text));
+    BOOST_TEST(contains(text, replaced));
+    BOOST_TEST(is_utf8(report::render_summary_text(r)));
+    BOOST_TEST(is_utf8(report::render_chrome_trace(r)));
+    BOOST_CHECK_NO_THROW((void)nlohmann::json::parse(report::render_chrome_trace(r)));
+
+    const auto dir = temp_dir("utf8");
+    for (const auto& f : report::write_report_files(r, dir)) {
+        std::ifstream in(f.path, std::ios::binary);
+        std::stringstream content;
+        content << in.rdbuf();
+        BOOST_TEST(is_utf8(content.str()), f.path);
+        if (f.path.extension() == ".svg") BOOST_CHECK_NO_THROW(xml_check::parse(content.str()));
+        if (f.path.extension() == ".json") BOOST_CHECK_NO_THROW((void)nlohmann::json::parse(content.str()));
+    }
+    std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(xml_escaping_replaces_each_ill_formed_utf8_subpart_and_keeps_valid_text) {
+    const std::string fffd = "\xef\xbf\xbd";
+    using report::svg::escape;
+    BOOST_TEST(escape("\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80") == "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80");  // µs € 😀
+    BOOST_TEST(escape("a\xe2\x82") == "a" + fffd);                      // a truncated sequence: one U+FFFD
+    BOOST_TEST(escape("\xe2\x82z") == fffd + "z");
+    BOOST_TEST(escape("\xc0\xaf") == fffd + fffd);                      // overlong '/'
+    BOOST_TEST(escape("\xed\xa0\x80") == fffd + fffd + fffd);           // a UTF-16 surrogate
+    BOOST_TEST(escape("\xf4\x90\x80\x80") == fffd + fffd + fffd + fffd);  // above U+10FFFF
+    BOOST_TEST(escape("\x80x") == fffd + "x");                          // a continuation byte alone
+    BOOST_TEST(escape("\xef\xbf\xbe\xef\xbf\xbf") == fffd + fffd);      // U+FFFE, U+FFFF: not XML characters
+    BOOST_TEST(escape("<\x01>") == "&lt; &gt;");
 }
 
 BOOST_AUTO_TEST_CASE(progress_draws_only_where_it_was_asked_to) {

@@ -7,6 +7,7 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/core/measurement.hpp>
 #include <gpuchrono/core/scoped_timer.hpp>
 #include <gpuchrono/core/series.hpp>
@@ -18,6 +19,7 @@
 #include <gpuchrono/policies/event_pool.hpp>
 #include <gpuchrono/policies/host_clock_policy.hpp>
 #include <gpuchrono/policies/host_sync_policy.hpp>
+#include <gpuchrono/policies/kernel_policy.hpp>
 
 #include <gpuchrono/device_clock/block_samples.hpp>
 #include <gpuchrono/device_clock/buffer_pool.hpp>
@@ -42,3 +44,5 @@
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/pools.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
+
+#include <gpuchrono/nvtx/nvtx_range.hpp>

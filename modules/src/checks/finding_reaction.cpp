@@ -1,4 +1,5 @@
 #include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/nvtx/nvtx_range.hpp>
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -111,6 +112,9 @@ void report_once(const Finding& f, const std::string& subject) {
 
 void react(const Findings& found, const std::optional<Measurement>& m, const std::string& series_subject = {}) {
     if (found.empty()) return;
+    // Every finding handled becomes an NVTX mark named by its code, whatever the reaction, so a profiler's
+    // timeline shows where it was detected.
+    for (const Finding& f : found) detail::nvtx_mark(f.code.c_str(), static_cast<int>(f.severity));
     const Reaction reaction = finding_reaction();
     if (reaction == Reaction::collect) return;
     const Finding* to_throw = nullptr;

@@ -1,7 +1,8 @@
 #include <gpuchrono/core/duration.hpp>
 
+#include "fixed_text.hpp"
+
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <ostream>
 #include <stdexcept>
@@ -45,9 +46,7 @@ std::string to_string(Duration d, const char* unit, int decimals) {
     const double v = d.ns() / scale_of(unit);
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, v, unit);
-    return buf;
+    return detail::fixed_text(v, decimals) + " " + unit;
 }
 
 std::ostream& operator<<(std::ostream& os, Duration d) { return os << to_string(d); }

@@ -4,6 +4,11 @@
 
 namespace gpuchrono {
 
+const std::string& Measurement::error() const noexcept {
+    static const std::string never_taken = "no measurement taken (default-constructed Measurement)";
+    return state_ == State::failed && error_.empty() ? never_taken : error_;
+}
+
 Measurement Measurement::completed(std::string_view policy, Duration d, int device) {
     Measurement m;
     m.policy_ = policy;
@@ -49,6 +54,10 @@ Duration Measurement::duration() const {
         const std::shared_ptr<detail::PendingInterval> interval = std::move(pending_);
         duration_ = resolved;
         state_ = State::ok;
+        if (std::optional<Duration> span = interval->take_span()) {
+            activities_ = interval->take_activities();
+            span_ = span;
+        }
         // Resolved before the findings are handled: a FindingError thrown by the reaction leaves a measurement
         // whose duration can still be read.
         Findings found = interval->take_findings();
@@ -58,7 +67,7 @@ Duration Measurement::duration() const {
         }
     }
     if (state_ == State::failed)
-        throw TimerError("gpuchrono: " + std::string(policy_) + " measurement failed: " + error_);
+        throw TimerError("gpuchrono: " + std::string(policy_) + " measurement failed: " + error());
     return duration_;
 }
 

@@ -14,7 +14,8 @@ namespace {
 __global__ void warmup_kernel() {}
 
 constexpr int tracked_devices = 64;
-std::array<std::atomic<bool>, tracked_devices> module_loaded{};  // per device; beyond 64 every call launches twice
+std::array<std::atomic<bool>, tracked_devices> module_loaded{};  // per device; beyond 64 every call is a first use
+constexpr int first_use_extra_launches = 16;
 
 void launch_once(cudaStream_t stream) {
     // cudaLaunchKernel returns this launch's own error; cudaGetLastError would also return one that an earlier
@@ -31,6 +32,13 @@ void launch_warmup_kernel(cudaStream_t stream, int device) {
     const bool tracked = device >= 0 && device < tracked_devices;
     if (!tracked || !module_loaded[static_cast<std::size_t>(device)].load(std::memory_order_relaxed)) {
         launch_once(stream);
+        // The first timer of a process did the most first-use work just now (NVML's initialisation, the event
+        // floor with its synchronisations, the module load above): one launch after a pause that long still
+        // returned late on the H100 VM (bench/launch_after_driver_work: 5 ms sleep + one launch, +3.9 us), and the
+        // first EventPolicy scope read 6-12 us above the steady median (bench/kernel_policy [4]; with 4 more launches,
+        // 3.7-5.3 us and its timed launch call took 12-15 us instead of 4): more empty launches bring the thread
+        // back to its steady launch cost before the interval starts (~70 us, once per device).
+        for (int i = 0; i < first_use_extra_launches; ++i) launch_once(stream);
         if (tracked) module_loaded[static_cast<std::size_t>(device)].store(true, std::memory_order_relaxed);
     }
     launch_once(stream);

@@ -16,8 +16,9 @@
 namespace gpuchrono::detail {
 
 // Launches the empty kernel on `stream`, which belongs to `device`, and returns without waiting. The first call
-// for a device launches it twice: under lazy module loading the first launch loads the library's module there,
-// itself driver work that the launch after it would pay for again. Throws CudaError.
+// for a device launches it 18 times: under lazy module loading the first launch loads the library's module
+// there, itself driver work that the launch after it would pay for again, and the first timer's first-use work
+// is the longest pause of all (see launch_warmup.cu). Throws CudaError.
 void launch_warmup_kernel(cudaStream_t stream, int device);
 
 }  // namespace gpuchrono::detail

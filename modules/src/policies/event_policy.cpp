@@ -156,12 +156,57 @@ EventLease fresh_event(int device) {
     return EventLease(device, e);
 }
 
+// The minimal mode asks the stream's device without the capture check first (it never works inside a capture).
+int device_of(cudaStream_t stream, bool checks) {
+    if (checks) return stream_device(stream);
+    int device = -1;
+    GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "finding the device of the timed stream");
+    return device;
+}
+
+// The minimal mode's pending interval: the two events, read once, nothing checked.
+class PlainPendingInterval final : public detail::PendingInterval {
+public:
+    PlainPendingInterval(EventLease start, EventLease stop) : start_(std::move(start)), stop_(std::move(stop)) {}
+
+    Duration resolve() override {
+        std::lock_guard lock(mutex_);  // copies of the Measurement may resolve from different threads
+        if (!value_) {
+            value_ = elapsed_plain(start_, stop_);
+            start_ = EventLease();
+            stop_ = EventLease();
+        }
+        return *value_;
+    }
+
+    // Without the relaxed capture mode of elapsed(): the minimal mode makes no promise about captures.
+    static Duration elapsed_plain(const EventLease& start, const EventLease& stop) {
+        GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(stop.get()), on_device("waiting for the EventPolicy stop event", stop.device()));
+        float ms = 0.0f;
+        GPUCHRONO_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()),
+                             on_device("reading the EventPolicy interval", stop.device()));
+        return Duration::from_ms(static_cast<double>(ms));
+    }
+
+private:
+    std::mutex mutex_;
+    EventLease start_;
+    EventLease stop_;
+    std::optional<Duration> value_;
+};
+
 }  // namespace
 
 EventPolicy::EventPolicy(cudaStream_t stream, Options options)
-    : stream_(stream), device_(stream_device(stream)), options_(options) {}
+    : stream_(stream), device_(device_of(stream, options.checks)), options_(options) {}
 
 void EventPolicy::start() {
+    if (!options_.checks) {
+        start_ = EventPool::instance().acquire(device_);
+        stop_ = EventPool::instance().acquire(device_);
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(start_.get(), stream_), on_device("recording the EventPolicy start event", device_));
+        return;
+    }
     {
         // Everything before the start record, so none of it is in the interval. Relaxed capture mode: this
         // thread (or, in global mode, any thread) may be capturing another stream, and these questions concern
@@ -201,6 +246,7 @@ void EventPolicy::start() {
 [[gnu::noinline]] Measurement EventPolicy::stop() {
     const CallSite site = CallSite::returning_to(__builtin_return_address(0));
     if (!start_ || !stop_) throw TimerError("gpuchrono: EventPolicy::stop() without start()");
+    if (!options_.checks) return stop_unchecked(site);
 
     // Up to the stop record, only what the record needs or what must be seen before it (see the header).
     EventIntervalObservation observed;
@@ -259,6 +305,17 @@ void EventPolicy::start() {
     Measurement m = Measurement::completed(name, *observed.interval, device_);
     handle_findings(m, std::move(found), site);
     return m;
+}
+
+Measurement EventPolicy::stop_unchecked(const CallSite& site) {
+    (void)site;  // no findings in the minimal mode
+    GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop_.get(), stream_), on_device("recording the EventPolicy stop event", device_));
+    if (!options_.wait_at_stop)
+        return Measurement::pending(name, std::make_shared<PlainPendingInterval>(std::move(start_), std::move(stop_)), device_);
+    const Duration interval = PlainPendingInterval::elapsed_plain(start_, stop_);
+    start_ = EventLease();
+    stop_ = EventLease();
+    return Measurement::completed(name, interval, device_);
 }
 
 }  // namespace gpuchrono

@@ -86,8 +86,44 @@ Json chrome_trace(const Report& report) {
             }
         }
 
+    // KernelPolicy's activities: a process per device ("GPU 0 activities", pid = chrome_trace_activity_pid +
+    // device), a track per stream, one slice per kernel/copy/set named after it. CUPTI timestamps are a clock of
+    // their own, so they count from their own origin (the earliest activity in the report).
+    std::uint64_t activity_origin = std::numeric_limits<std::uint64_t>::max();
+    for (const Experiment& e : report.experiments)
+        for (const KernelActivity& a : e.activities) activity_origin = std::min(activity_origin, a.start_ns);
+    std::set<int> activity_devices;
+    for (const Experiment& e : report.experiments)
+        for (const KernelActivity& a : e.activities) {
+            const int pid = chrome_trace_activity_pid + a.device;
+            activity_devices.insert(pid);
+            threads.try_emplace({pid, a.stream}, "stream " + std::to_string(a.stream));
+            Json args = object({{"kind", to_string(a.kind)},
+                                {"experiment", e.id},
+                                {"correlation_id", a.correlation_id},
+                                {"graph_id", a.graph_id}});
+            if (a.kind == ActivityKind::kernel) {
+                args["grid"] = Json::array({a.grid[0], a.grid[1], a.grid[2]});
+                args["block"] = Json::array({a.block[0], a.block[1], a.block[2]});
+            } else {
+                args["bytes"] = a.bytes;
+            }
+            events.push_back(object({{"name", a.name},
+                                     {"cat", e.id},
+                                     {"ph", "X"},
+                                     {"pid", pid},
+                                     {"tid", a.stream},
+                                     {"ts", us(static_cast<double>(a.start_ns - activity_origin))},
+                                     {"dur", us(static_cast<double>(a.duration_ns()))},
+                                     {"args", std::move(args)}}));
+        }
+
     // Metadata first, so viewers name the tracks before they see events on them.
     Json all = Json::array();
+    for (const int pid : activity_devices)
+        all.push_back(object({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
+                              {"args", object({{"name", "GPU " + std::to_string(pid - chrome_trace_activity_pid) +
+                                                            " activities (CUPTI, KernelPolicy)"}})}}));
     for (const int pid : devices) {
         std::string name = "GPU " + std::to_string(pid);
         if (pid == report.device.index && !report.device.name.empty()) name += ": " + report.device.name;

@@ -1,6 +1,7 @@
 #include <gpuchrono/report/report_json.hpp>
 
 #include "json_writer.hpp"
+#include "utf8.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -12,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <unordered_set>
+#include <vector>
 
 namespace gpuchrono::report {
 
@@ -92,11 +95,34 @@ Json device_json(const DeviceInfo& d) {
     });
 }
 
+Json measure_json(const MeasureSummary& m) {
+    return object({
+        {"method", m.method},
+        {"method_note", m.method_note},
+        {"cache_state", m.cache_state},
+        {"calls_per_sample", m.calls_per_sample},
+        {"warmup_ns", m.warmup_ns},
+        {"warmup_calls", m.warmup_calls},
+        {"warmup_ended", m.warmup_ended},
+        {"stop_reason", m.stop_reason},
+        {"ci_low_ns", m.ci_low_ns},
+        {"ci_high_ns", m.ci_high_ns},
+        {"ci_coverage", m.ci_coverage},
+        {"target_relative_width", m.target_relative_width},
+        {"sampling_ns", m.sampling_ns},
+        {"flagged", m.flagged},
+        {"excluded", m.excluded},
+        {"bytes_per_second", m.bytes_per_second},
+        {"peak_bytes_per_second", m.peak_bytes_per_second},
+        {"items_per_second", m.items_per_second},
+    });
+}
+
 Json series_json(const SampleSeries& s) {
     Json samples = Json::array();
     samples.get_ref<Json::array_t&>().reserve(s.samples.size());
     for (Duration d : s.samples) samples.push_back(d.ns());
-    return object({
+    Json out = object({
         {"name", s.name},
         {"policy", s.policy},
         {"samples_ns", std::move(samples)},
@@ -105,6 +131,8 @@ Json series_json(const SampleSeries& s) {
         {"stats", stats_json(s.stats)},
         {"findings", findings_json(s.findings)},
     });
+    if (s.measure) out["measure"] = measure_json(*s.measure);  // only for series measure() took
+    return out;
 }
 
 Json timeline_json(const Timeline& t) {
@@ -168,13 +196,30 @@ Json sweep_json(const Sweep& s) {
     });
 }
 
+Json activity_json(const KernelActivity& a) {
+    return object({
+        {"kind", to_string(a.kind)},
+        {"name", a.name},
+        {"device", a.device},
+        {"stream", a.stream},
+        {"grid", Json::array({a.grid[0], a.grid[1], a.grid[2]})},
+        {"block", Json::array({a.block[0], a.block[1], a.block[2]})},
+        {"start_ns", a.start_ns},
+        {"end_ns", a.end_ns},
+        {"correlation_id", a.correlation_id},
+        {"graph_id", a.graph_id},
+        {"graph_node_id", a.graph_node_id},
+        {"bytes", a.bytes},
+    });
+}
+
 Json experiment_json(const Experiment& e) {
     Json metrics = Json::array(), series = Json::array(), timelines = Json::array(), sweeps = Json::array();
     for (const Metric& m : e.metrics) metrics.push_back(object({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"note", m.note}}));
     for (const auto& s : e.series) series.push_back(series_json(s));
     for (const auto& t : e.timelines) timelines.push_back(timeline_json(t));
     for (const auto& s : e.sweeps) sweeps.push_back(sweep_json(s));
-    return object({
+    Json out = object({
         {"id", e.id},
         {"title", e.title},
         {"seed", e.seed},
@@ -185,6 +230,12 @@ Json experiment_json(const Experiment& e) {
         {"sweeps", std::move(sweeps)},
         {"findings", findings_json(e.findings)},
     });
+    if (!e.activities.empty()) {  // written only when there are some: files without KernelPolicy stay as they were
+        Json activities = Json::array();
+        for (const KernelActivity& a : e.activities) activities.push_back(activity_json(a));
+        out["activities"] = std::move(activities);
+    }
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------- reading
@@ -362,8 +413,9 @@ Findings read_findings(const Reader& r, std::string_view key) {
                         f.string("message"), f.string("fix")};
         finding.where = f.string("where");
         if (const Json* e = f.find("evidence"); e && !e->is_null()) {
-            const Reader evidence(*e, f.child("evidence"));
-            for (const auto& [name, value] : e->items()) finding.evidence.push_back(Evidence{name, evidence.number(name)});
+            const Reader evidence(*e, f.child("evidence"));  // checks that it is an object
+            for (const auto& [name, value] : e->items())
+                finding.evidence.push_back(Evidence{name, as_double(value, evidence.child(name))});
         }
         out.push_back(std::move(finding));
     });
@@ -409,6 +461,29 @@ SampleSeries read_series(const Reader& r) {
     else
         s.stats = summarize(s.samples);  // a hand-written file may leave the summary to us
     s.findings = read_findings(r, "findings");
+    if (const Json* m = r.find("measure"); m && !m->is_null()) {
+        const Reader mr(*m, r.child("measure"));
+        MeasureSummary x;
+        x.method = mr.string("method");
+        x.method_note = mr.string("method_note");
+        x.cache_state = mr.string("cache_state");
+        x.calls_per_sample = mr.unsigned_integer("calls_per_sample", 1);
+        x.warmup_ns = mr.number("warmup_ns");
+        x.warmup_calls = mr.unsigned_integer("warmup_calls");
+        x.warmup_ended = mr.string("warmup_ended");
+        x.stop_reason = mr.string("stop_reason");
+        x.ci_low_ns = mr.number("ci_low_ns");
+        x.ci_high_ns = mr.number("ci_high_ns");
+        x.ci_coverage = mr.number("ci_coverage");
+        x.target_relative_width = mr.number("target_relative_width");
+        x.sampling_ns = mr.number("sampling_ns");
+        x.flagged = mr.unsigned_integer("flagged");
+        x.excluded = mr.unsigned_integer("excluded");
+        x.bytes_per_second = mr.number("bytes_per_second");
+        x.peak_bytes_per_second = mr.number("peak_bytes_per_second");
+        x.items_per_second = mr.number("items_per_second");
+        s.measure = std::move(x);
+    }
     return s;
 }
 
@@ -449,6 +524,38 @@ Timeline read_timeline(const Reader& r) {
         t.samples.push_back(s);
     });
     return t;
+}
+
+KernelActivity read_activity(const Reader& r) {
+    KernelActivity a;
+    const std::string kind = r.string("kind", "kernel");
+    if (kind == "kernel")
+        a.kind = ActivityKind::kernel;
+    else if (kind == "memcpy")
+        a.kind = ActivityKind::memcpy;
+    else if (kind == "memset")
+        a.kind = ActivityKind::memset;
+    else
+        fail(r.child("kind"), "expected \"kernel\", \"memcpy\" or \"memset\", found \"" + kind + "\"");
+    a.name = r.string("name");
+    a.device = r.i32("device", -1);
+    a.stream = r.u32("stream");
+    auto triple = [&](const char* key, std::uint32_t (&out)[3]) {
+        std::size_t i = 0;
+        r.each(key, [&](const Json& v, const std::string& path) {
+            if (i >= 3 || !v.is_number_unsigned()) fail(path, "expected three unsigned integers");
+            out[i++] = v.get<std::uint32_t>();
+        });
+    };
+    triple("grid", a.grid);
+    triple("block", a.block);
+    a.start_ns = r.unsigned_integer("start_ns");
+    a.end_ns = r.unsigned_integer("end_ns");
+    a.correlation_id = r.u32("correlation_id");
+    a.graph_id = r.u32("graph_id");
+    a.graph_node_id = r.unsigned_integer("graph_node_id");
+    a.bytes = r.unsigned_integer("bytes");
+    return a;
 }
 
 Sweep read_sweep(const Reader& r) {
@@ -492,6 +599,7 @@ Experiment read_experiment(const Reader& r) {
     r.each("series", [&](const Json& v, const std::string& path) { e.series.push_back(read_series(Reader(v, path))); });
     r.each("timelines", [&](const Json& v, const std::string& path) { e.timelines.push_back(read_timeline(Reader(v, path))); });
     r.each("sweeps", [&](const Json& v, const std::string& path) { e.sweeps.push_back(read_sweep(Reader(v, path))); });
+    r.each("activities", [&](const Json& v, const std::string& path) { e.activities.push_back(read_activity(Reader(v, path))); });
     e.findings = read_findings(r, "findings");
     return e;
 }
@@ -501,8 +609,8 @@ Report read_report(const Json& document) {
     const Json* schema = r.find("schema");
     if (!schema) fail("schema", "missing (not a gpuchrono report: expected \"schema\": \"" + std::string(schema_name) + "\")");
     if (r.string("schema") != schema_name)
-        fail("schema", "not a gpuchrono report: \"schema\" is " + schema->dump(-1, ' ', false, Json::error_handler_t::replace) +
-                           ", expected \"" + schema_name + "\"");
+        fail("schema", schema->dump(-1, ' ', false, Json::error_handler_t::replace) + " is not a gpuchrono report (expected \"" +
+                           schema_name + "\")");
     if (!r.find("schema_version")) fail("schema_version", "missing (expected an integer >= 1)");
     const std::int64_t version = r.integer("schema_version", -1);
     if (version < 1) fail("schema_version", std::to_string(version) + " is not a schema version (expected an integer >= 1)");
@@ -527,18 +635,104 @@ std::string without_exception_id(const char* what) {
     return s;
 }
 
+// Builds the document from nlohmann's SAX events, refusing a member named twice in one object: JSON
+// leaves the meaning open (RFC 8259: names SHOULD be unique) and nlohmann's own DOM parser keeps the last
+// silently, so a file edited by hand could say two things at once. Why not nlohmann::json::parse with a
+// callback: its callback parser rescans the parent container at every object's end (quadratic in the
+// number of block records), and its DOM parser looks each member up in the ordered map before adding it
+// (quadratic in the members of one object). Here a hash set per open object answers "seen before?" and
+// the member is appended directly.
+class DocumentBuilder {
+public:
+    explicit DocumentBuilder(std::size_t text_size) : text_size_(text_size) {}
+
+    Json take() { return std::move(root_); }
+
+    bool null() { return add(Json(nullptr)), true; }
+    bool boolean(bool b) { return add(Json(b)), true; }
+    bool number_integer(Json::number_integer_t i) { return add(Json(i)), true; }
+    bool number_unsigned(Json::number_unsigned_t u) { return add(Json(u)), true; }
+    bool number_float(Json::number_float_t d, const Json::string_t&) { return add(Json(d)), true; }
+    bool string(Json::string_t& s) { return add(Json(std::move(s))), true; }
+    bool binary(Json::binary_t&) { throw ReportError("binary values are not JSON"); }  // only binary formats have them
+
+    bool start_object(std::size_t) { return open(add(Json::object()), true), true; }
+    bool start_array(std::size_t) { return open(add(Json::array()), false), true; }
+    bool end_object() { return --depth_, true; }
+    bool end_array() { return --depth_, true; }
+
+    bool key(Json::string_t& name) {
+        Level& top = levels_[depth_ - 1];
+        if (!top.keys.insert(name).second) {
+            top.key = name;
+            fail(path(), "the member \"" + name + "\" appears twice");
+        }
+        top.key = std::move(name);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&, const Json::exception& e) {
+        // The "last read" token nlohmann quotes may hold the file's invalid bytes: keep the message UTF-8.
+        std::string what = valid_utf8(without_exception_id(e.what()));
+        // position: where parsing stopped, 1-based; past the last byte means the text ran out.
+        if (position >= text_size_ && e.id / 100 == 1) what += " (the text ends before the document does: truncated?)";
+        throw ReportError(what);
+    }
+
+private:
+    struct Level {
+        Json* value = nullptr;
+        bool object = false;
+        std::unordered_set<std::string> keys{};
+        std::string key{};  // objects: the member being read
+    };
+
+    // Places `v` where the parser is: the root, the next element of an array, or the member just named.
+    // Pointers to open containers stay valid: a container only grows while none of its children is open.
+    Json* add(Json v) {
+        if (depth_ == 0) {
+            root_ = std::move(v);
+            return &root_;
+        }
+        Level& top = levels_[depth_ - 1];
+        if (top.object) {
+            auto& members = static_cast<Json::object_t::Container&>(*top.value->get_ptr<Json::object_t*>());
+            members.emplace_back(top.key, std::move(v));  // unique: key() checked it
+            return &members.back().second;
+        }
+        auto& elements = *top.value->get_ptr<Json::array_t*>();
+        elements.push_back(std::move(v));
+        return &elements.back();
+    }
+
+    void open(Json* container, bool object) {
+        if (depth_ == levels_.size()) levels_.emplace_back();
+        Level& l = levels_[depth_++];
+        l.value = container;
+        l.object = object;
+        l.keys.clear();  // levels are reused: their hash tables keep their buckets
+    }
+
+    std::string path() const {
+        std::string out;
+        for (std::size_t d = 0; d < depth_; ++d) {
+            const Level& l = levels_[d];
+            out += l.object ? (out.empty() ? "" : ".") + l.key : "[" + std::to_string(l.value->size() - 1) + "]";
+        }
+        return out;
+    }
+
+    std::size_t text_size_;
+    Json root_;
+    std::vector<Level> levels_;
+    std::size_t depth_ = 0;
+};
+
 Json parse_document(std::string_view text) {
     if (text.empty()) throw ReportError("empty, expected a gpuchrono report (JSON)");
-    try {
-        return Json::parse(text.begin(), text.end());
-    } catch (const Json::parse_error& e) {
-        std::string what = without_exception_id(e.what());
-        // e.byte is 1-based: the byte where parsing stopped; past the last byte means the text ran out.
-        if (e.byte >= text.size()) what += " (the text ends before the document does: truncated?)";
-        throw ReportError(what);
-    } catch (const Json::exception& e) {  // out_of_range: a number beyond a double ("1e400")
-        throw ReportError(without_exception_id(e.what()));
-    }
+    DocumentBuilder builder(text.size());
+    Json::sax_parse(text.begin(), text.end(), &builder);
+    return builder.take();
 }
 
 Report report_from_text(std::string_view text) {

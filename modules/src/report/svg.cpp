@@ -1,5 +1,8 @@
 #include <gpuchrono/report/svg.hpp>
 
+#include "../core/fixed_text.hpp"
+#include "utf8.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -7,10 +10,19 @@
 
 namespace gpuchrono::report::svg {
 
-std::string escape(std::string_view text) {
+std::string escape(std::string_view raw) {
+    // Names come from users: bytes that are not UTF-8 would make the whole file unreadable to an XML parser.
+    const std::string text = valid_utf8(raw);
     std::string out;
     out.reserve(text.size());
-    for (const char c : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        // U+FFFE and U+FFFF are valid UTF-8 but not XML characters.
+        if (c == '\xef' && i + 2 < text.size() && text[i + 1] == '\xbf' && (text[i + 2] == '\xbe' || text[i + 2] == '\xbf')) {
+            out += replacement_character;
+            i += 2;
+            continue;
+        }
         switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
@@ -81,9 +93,7 @@ const std::string& colour(std::size_t index) {
 
 std::string coord(double value) {
     if (!std::isfinite(value)) return "0";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", value);
-    std::string s = buf;
+    std::string s = detail::fixed_text(value, 2);
     while (s.back() == '0') s.pop_back();
     if (s.back() == '.') s.pop_back();
     if (s == "-0") s = "0";

@@ -4,6 +4,9 @@
 #include <gpuchrono/report/timeline_summary.hpp>
 #include <gpuchrono/report/units.hpp>
 
+#include "utf8.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -111,6 +114,75 @@ std::string series_text(const Experiment& e, const std::string& indent) {
     b.durations("max", max);
     b.numbers("cv [%]", cv, 2);
     b.text("findings", findings);
+    return b.render(indent);
+}
+
+// For series taken by measure(): the method, cache state, warm-up, why sampling stopped and the confidence
+// interval of the median, and the throughput when bytes were declared.
+std::string measure_text(const Experiment& e, const std::string& indent) {
+    std::string out;
+    const auto percent = [](double ratio) { return format_fixed(ratio * 100.0, ratio < 0.1 ? 2 : 1) + "%"; };
+    for (const SampleSeries& s : e.series) {
+        if (!s.measure) continue;
+        const MeasureSummary& m = *s.measure;
+        std::string line = s.name + ": method " + m.method;
+        if (m.calls_per_sample > 1) line += " (" + std::to_string(m.calls_per_sample) + " calls per sample)";
+        line += ", " + m.cache_state + " L2";
+        if (!m.method_note.empty()) line += " (" + m.method_note + ")";
+        line += "; warm-up " + to_string(Duration::from_ns(m.warmup_ns)) + ", " + std::to_string(m.warmup_calls) +
+                " calls: " + m.warmup_ended;
+        const double width = (m.ci_high_ns - m.ci_low_ns) / s.stats.median.ns();
+        line += "; stopped: " + m.stop_reason + ", " + percent(m.ci_coverage) + " CI of the median " +
+                to_string(Duration::from_ns(m.ci_low_ns)) + " .. " + to_string(Duration::from_ns(m.ci_high_ns)) + " (" +
+                percent(width) + (m.stop_reason == "converged" ? " <= " : ", target ") + percent(m.target_relative_width) +
+                ") after " + to_string(Duration::from_ns(m.sampling_ns));
+        if (m.flagged > 0)
+            line += "; " + std::to_string(m.flagged) + " samples under a low or capped SM clock" +
+                    (m.excluded > 0 ? " (" + std::to_string(m.excluded) + " excluded)" : std::string(" (kept)"));
+        if (std::isfinite(m.bytes_per_second)) {
+            line += "; " + format_fixed(m.bytes_per_second / 1e9, 1) + " GB/s";
+            if (std::isfinite(m.peak_bytes_per_second))
+                line += " (" + percent(m.bytes_per_second / m.peak_bytes_per_second) + " of the " +
+                        format_fixed(m.peak_bytes_per_second / 1e9, 0) + " GB/s peak)";
+        }
+        if (std::isfinite(m.items_per_second)) line += "; " + format_fixed(m.items_per_second / 1e9, 3) + " G items/s";
+        out += wrap(line, text_width, indent);
+    }
+    return out;
+}
+
+// KernelPolicy's activities, one row per (kind, name) in order of first appearance: calls, total, median, min, max.
+std::string activities_text(const Experiment& e, const std::string& indent) {
+    if (e.activities.empty()) return {};
+    std::vector<std::pair<std::string, std::vector<double>>> groups;  // "kind\tname" -> durations
+    for (const KernelActivity& a : e.activities) {
+        const std::string key = std::string(to_string(a.kind)) + "\t" + a.name;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+        it->second.push_back(static_cast<double>(a.duration_ns()));
+    }
+    ColumnBuilder b;
+    std::vector<std::string> kinds, names, calls;
+    std::vector<double> total, median, min, max;
+    for (auto& [key, ns] : groups) {
+        kinds.push_back(key.substr(0, key.find('\t')));
+        names.push_back(key.substr(key.find('\t') + 1));
+        calls.push_back(std::to_string(ns.size()));
+        double sum = 0;
+        for (double v : ns) sum += v;
+        total.push_back(sum);
+        std::sort(ns.begin(), ns.end());
+        median.push_back(ns.size() % 2 ? ns[ns.size() / 2] : (ns[ns.size() / 2 - 1] + ns[ns.size() / 2]) / 2);
+        min.push_back(ns.front());
+        max.push_back(ns.back());
+    }
+    b.text("kind", kinds);
+    b.text("name", names);
+    b.text("calls", calls, TextTable::Align::right);
+    b.durations("total", total);
+    b.durations("median", median);
+    b.durations("min", min);
+    b.durations("max", max);
     return b.render(indent);
 }
 
@@ -249,7 +321,7 @@ std::string render_device_text(const DeviceInfo& d) {
            format_bytes(static_cast<double>(d.l2_bytes)) + "; shared memory " +
            format_bytes(static_cast<double>(d.shared_memory_per_sm_bytes)) + " per SM\n";
     out += "  CUDA: driver " + cuda_version_string(d.driver_version) + ", runtime " + cuda_version_string(d.runtime_version) + "\n";
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_findings_text(const Findings& findings, const std::string& indent) {
@@ -258,7 +330,7 @@ std::string render_findings_text(const Findings& findings, const std::string& in
         out += wrap("[" + std::string(to_string(f.severity)) + "] " + f.code + ": " + f.message, text_width, indent);
         if (!f.fix.empty()) out += wrap("fix: " + f.fix, text_width, indent + "    ");
     }
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_experiment_text(const Experiment& e, int number) {
@@ -268,9 +340,11 @@ std::string render_experiment_text(const Experiment& e, int number) {
     const std::string indent = "    ";
     section(out, "Results", metrics_text(e, indent));
     section(out, "Samples (per series; units per column)", series_text(e, indent));
+    section(out, "How measure() took them", measure_text(e, indent));
     section(out, "Per-block records (times on %globaltimer; cycles on clock64 of the block's own SM; net = cycles at the measured clock)",
             timelines_text(e, indent));
     for (const Sweep& s : e.sweeps) section(out, "Sweep", sweep_text(s, indent));
+    section(out, "GPU activities (KernelPolicy, timed by the GPU through CUPTI)", activities_text(e, indent));
 
     // Findings of the experiment and of its series, each (code, message) once.
     Findings all = e.findings;
@@ -285,7 +359,7 @@ std::string render_experiment_text(const Experiment& e, int number) {
     std::string explanation;
     for (const std::string& p : e.explanation) explanation += (explanation.empty() ? "" : "\n") + wrap(p, text_width, indent);
     section(out, "What this shows", explanation);
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_text(const Report& r) {
@@ -297,7 +371,7 @@ std::string render_text(const Report& r) {
     for (const std::string& n : r.notes) out += wrap("note: " + n, text_width, "  ");
     int number = 0;
     for (const Experiment& e : r.experiments) out += "\n" + render_experiment_text(e, ++number);
-    return out;
+    return valid_utf8(out);
 }
 
 std::string render_summary_text(const Report& r) {
@@ -312,7 +386,7 @@ std::string render_summary_text(const Report& r) {
         for (const SampleSeries& s : e.series) all.insert(all.end(), s.findings.begin(), s.findings.end());
         t.row({std::to_string(++number), e.title.empty() ? e.id : e.title, key.empty() ? "-" : key, join_codes(all)});
     }
-    return t.render();
+    return valid_utf8(t.render());
 }
 
 }  // namespace gpuchrono::report

@@ -2,9 +2,10 @@
 
 #include <gpuchrono/core/duration.hpp>
 
+#include "../core/fixed_text.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 namespace gpuchrono::report {
@@ -38,27 +39,17 @@ std::string format_number(double value, int significant) {
     if (std::isnan(value)) return "-";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
     const double a = std::fabs(value);
-    char buf[64];
-    if (a != 0.0 && (a >= 1e7 || a < 1e-3)) {
-        std::snprintf(buf, sizeof buf, "%.*e", significant - 1, value);
-        return buf;
-    }
-    if (a < 1e7 && value == std::floor(value)) {  // whole numbers (block counts, MHz) print whole
-        std::snprintf(buf, sizeof buf, "%.0f", value);
-        return buf;
-    }
+    if (a != 0.0 && (a >= 1e7 || a < 1e-3)) return detail::scientific_text(value, significant);
+    if (a < 1e7 && value == std::floor(value)) return detail::fixed_text(value, 0);  // whole numbers (block counts, MHz) print whole
     const int before = a == 0.0 ? 1 : static_cast<int>(std::floor(std::log10(a))) + 1;
     const int decimals = std::max(0, significant - before);
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    return buf;
+    return detail::fixed_text(value, decimals);
 }
 
 std::string format_fixed(double value, int decimals) {
     if (std::isnan(value)) return "-";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    return buf;
+    return detail::fixed_text(value, decimals);
 }
 
 std::string format_with_unit(double value, const std::string& unit) {

@@ -63,6 +63,12 @@ struct codes {
     static constexpr std::string_view gpu_clock_low = "gpu-clock-low";
     static constexpr std::string_view gpu_shared = "gpu-shared";
     static constexpr std::string_view nvml_unavailable = "nvml-unavailable";
+    // Kernel activity (KernelPolicy, CUPTI)
+    static constexpr std::string_view kernel_no_activity = "kernel-no-activity";
+    static constexpr std::string_view kernel_activity_elsewhere = "kernel-activity-elsewhere";
+    static constexpr std::string_view kernel_records_dropped = "kernel-records-dropped";
+    static constexpr std::string_view concurrent_work_overlapped = "concurrent-work-overlapped";
+    static constexpr std::string_view cupti_unavailable = "cupti-unavailable";
 };
 
 namespace detail {
@@ -108,7 +114,9 @@ inline constexpr FindingKind finding_kinds[] = {
     {codes::legacy_default_stream, Severity::info, 12,
      "the timed stream is the legacy default stream, which waits for and blocks every blocking stream on the "
      "device: the interval can include or be delayed by their work",
-     "time on a stream created with cudaStreamNonBlocking, or on cudaStreamPerThread"},
+     "time on a stream created with cudaStreamNonBlocking, or on cudaStreamPerThread (a stream 0 means the legacy "
+     "stream to the library even in code built with --default-stream per-thread: pass GPUCHRONO_DEFAULT_STREAM "
+     "there)"},
     {codes::cold_first_sample, Severity::warning, 4,
      "the first sample of a series is far above the median of the rest: it paid for a cold start (context, lazy "
      "module loading, idle clocks; PITFALLS.md #3 to #5)",
@@ -170,6 +178,29 @@ inline constexpr FindingKind finding_kinds[] = {
      "NVML (libnvidia-ml.so.1) could not be used, so the GPU clock, throttling and other-process checks "
      "(PITFALLS.md #5, #6, #27) are off",
      "install the NVIDIA driver's NVML library to enable these checks; timing works without it"},
+    {codes::kernel_no_activity, Severity::warning, 8,
+     "KernelPolicy counted no kernel, memcpy or memset in the scope: the work ran on another stream than the timed "
+     "one, was launched by another thread, or there was none (the duration is 0)",
+     "pass the stream the work is launched on, launch from the scope's thread, or count every launch of the thread "
+     "(KernelPolicy::Options{.count = KernelPolicy::Count::thread})"},
+    {codes::kernel_activity_elsewhere, Severity::warning, 8,
+     "the scope's thread launched work on another stream or device than the timed stream's: stream mode did not "
+     "count it; thread mode counted work of another device (PITFALLS.md #8 and #10)",
+     "pass the stream the work runs on, or count every launch of the thread (Count::thread) on purpose"},
+    {codes::kernel_records_dropped, Severity::warning, 0,
+     "CUPTI dropped activity records while the scope ran (its buffers were full, counted by "
+     "cuptiActivityGetNumDroppedRecords): the activity list and busy time may miss work",
+     "time fewer launches per scope, or stop scopes eagerly (wait_at_stop) so buffers are flushed more often"},
+    {codes::concurrent_work_overlapped, Severity::warning, 9,
+     "kernels or copies of other streams ran on the device at the same time as the scope's work and shared its SMs "
+     "and memory: the scope's times are not those of its work alone (110 us alone vs 1113 us beside another "
+     "stream on an H100)",
+     "time on an otherwise idle GPU, or synchronize the other streams before the timed scope"},
+    {codes::cupti_unavailable, Severity::warning, 0,
+     "CUPTI could not be used (libcupti.so.13 not found, or another tool such as Nsight holds its one subscriber), "
+     "so KernelPolicy measured nothing",
+     "set GPUCHRONO_CUPTI to libcupti.so.13 (or its folder), or run without the other CUPTI tool; EventPolicy "
+     "works without CUPTI"},
 };
 }  // namespace detail
 

@@ -1,6 +1,7 @@
 // Measurement: what one timed scope yields, whatever the policy. A duration (possibly still pending on the
 // GPU), the policy and device that took it, the findings detected while it was taken, and, for the
-// device-clock policy, the per-block samples behind it.
+// device-clock policy, the per-block samples behind it; for KernelPolicy, the GPU activities it counted and
+// their span.
 //
 // Pending: EventPolicy can stop without waiting for the GPU (lazy mode); the first duration() call then waits
 // for the stop event and reads the interval. The checks that need the interval run then too, and what they
@@ -12,11 +13,14 @@
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/checks/finding.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuchrono {
 
@@ -33,6 +37,10 @@ public:
     // sharing this interval calls it once, after its own resolve(), and adds what it returns to its findings;
     // so an interval returns the same findings to each caller. Their `where` is already stamped.
     virtual Findings take_findings() { return {}; }
+    // The GPU activities behind the interval and their span (KernelPolicy), once resolve() has returned; the
+    // same to every caller.
+    virtual std::vector<KernelActivity> take_activities() { return {}; }
+    virtual std::optional<Duration> take_span() { return std::nullopt; }
 };
 }  // namespace detail
 
@@ -64,12 +72,22 @@ public:
 
     std::string_view policy() const noexcept { return policy_; }
     int device() const noexcept { return device_; }  // -1: host clock only
-    const std::string& error() const noexcept { return error_; }
+    const std::string& error() const noexcept;
 
     // What was detected while this measurement was taken; a pending measurement gains the findings of its
     // interval when it resolves.
     const Findings& findings() const noexcept { return findings_; }
     void add_finding(Finding f) { findings_.push_back(std::move(f)); }
+
+    // KernelPolicy: the kernels, copies and sets it counted, sorted by start, and the span from the first start
+    // to the last end (the duration is their busy time, which excludes gaps). Empty and nullopt for other
+    // policies. A pending measurement has them once resolved: read them after duration() or resolve().
+    const std::vector<KernelActivity>& activities() const noexcept { return activities_; }
+    std::optional<Duration> span() const noexcept { return span_; }
+    void set_activities(std::vector<KernelActivity> a, Duration span) {
+        activities_ = std::move(a);
+        span_ = span;
+    }
 
     const std::shared_ptr<const BlockSamples>& blocks() const noexcept { return blocks_; }
     void set_blocks(std::shared_ptr<const BlockSamples> b) noexcept { blocks_ = std::move(b); }
@@ -79,10 +97,14 @@ private:
     int device_ = -1;
     mutable State state_ = State::failed;
     mutable Duration duration_{};
-    mutable std::string error_ = "no measurement taken (default-constructed Measurement)";
+    // Empty in a default-constructed (failed) Measurement, whose error() is then a fixed text: every ScopedTimer
+    // holds one, and a heap allocation per timer would show in its host cost.
+    mutable std::string error_;
     mutable std::shared_ptr<detail::PendingInterval> pending_;
     mutable Findings findings_;  // grows once more when a pending interval resolves (see the thread note above)
     std::shared_ptr<const BlockSamples> blocks_;
+    mutable std::vector<KernelActivity> activities_;  // filled when a pending interval resolves, as findings_
+    mutable std::optional<Duration> span_;
 };
 
 }  // namespace gpuchrono

@@ -12,12 +12,15 @@
 //   moved-from stop(): throws TimerError. The destructor does nothing.
 // The destructor cannot throw, so a failure there becomes a failed Measurement, delivered to the bound
 // Series if there is one (Series::failed_count() shows it), never dropped.
+// While running, the timer holds an NVTX range named after its Series (or its policy) in the "gpuchrono"
+// domain, so profilers see the scope (nvtx/nvtx_range.hpp); it is popped once, when the timer stops or fails.
 #pragma once
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/measurement.hpp>
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/core/timing_policy.hpp>
+#include <gpuchrono/nvtx/nvtx_range.hpp>
 
 #include <exception>
 #include <optional>
@@ -34,14 +37,18 @@ public:
     // Starts timing; the arguments construct the policy (e.g. a stream).
     template <class... Args>
         requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...) {
+    explicit ScopedTimer(Args&&... args)
+        : nvtx_(std::string_view(Policy::name).data()), policy_(std::in_place, std::forward<Args>(args)...) {
         policy_->start();
     }
 
     // Starts timing and appends the measurement to `into` when the timer stops, however it stops.
     template <class... Args>
         requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Series& into, Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...), into_(&into) {
+    explicit ScopedTimer(Series& into, Args&&... args)
+        : nvtx_(into.name().empty() ? std::string_view(Policy::name).data() : into.name().c_str()),
+          policy_(std::in_place, std::forward<Args>(args)...),
+          into_(&into) {
         policy_->start();
     }
 
@@ -65,7 +72,11 @@ public:
     ScopedTimer& operator=(const ScopedTimer&) = delete;
 
     ScopedTimer(ScopedTimer&& other) noexcept
-        : policy_(std::move(other.policy_)), into_(other.into_), state_(other.state_), result_(std::move(other.result_)) {
+        : nvtx_(std::move(other.nvtx_)),
+          policy_(std::move(other.policy_)),
+          into_(other.into_),
+          state_(other.state_),
+          result_(std::move(other.result_)) {
         other.become_moved_from();
     }
 
@@ -73,6 +84,7 @@ public:
     ScopedTimer& operator=(ScopedTimer&& other) noexcept {
         if (this != &other) {
             finish_quietly();
+            nvtx_ = std::move(other.nvtx_);
             policy_ = std::move(other.policy_);
             into_ = other.into_;
             state_ = other.state_;
@@ -98,6 +110,7 @@ public:
             throw;
         }
         state_ = State::stopped;
+        nvtx_.end();
         deliver();
         return result_;
     }
@@ -123,6 +136,7 @@ private:
         try {
             result_ = policy_->stop();
             state_ = State::stopped;
+            nvtx_.end();
         } catch (const std::exception& e) {
             fail(e.what());
             return;
@@ -135,6 +149,7 @@ private:
 
     void fail(const std::string& why) noexcept {
         state_ = State::failed;
+        nvtx_.end();
         try {
             result_ = Measurement::failure(Policy::name, why, -1);
         } catch (...) {
@@ -161,6 +176,7 @@ private:
         state_ = State::moved_from;
     }
 
+    detail::NvtxRange nvtx_;  // first: pushed before the policy starts, popped when the timer leaves running
     std::optional<Policy> policy_;
     Series* into_ = nullptr;
     State state_ = State::running;

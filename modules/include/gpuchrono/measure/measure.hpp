@@ -60,7 +60,8 @@ std::optional<CacheState> cache_state_from_string(std::string_view text) noexcep
 // event if the callable cannot be captured). Pure, for the tests.
 Method first_choice(Method requested, bool kernel_method_available) noexcept;
 
-// Whether the kernel method (KernelPolicy over CUPTI) can be used in this process, and why not.
+// Whether the kernel method (KernelPolicy over CUPTI) can be used in this process, and why not. The first call
+// sets CUPTI up (KernelPolicy::available()): from then on CUPTI records every launch of the process.
 bool kernel_method_available(std::string* why_not = nullptr);
 
 struct MeasureOptions {
@@ -83,7 +84,9 @@ struct MeasureOptions {
     // Samples taken under 75% of the maximum SM clock or a capping reason: flagged always, excluded if asked.
     bool exclude_flagged = false;
 
-    // Graph method: calls per graph; 0 chooses N so one replay lasts about graph_replay_time (at most 1000).
+    // Graph method: calls per graph; 0 chooses N so one replay lasts about graph_replay_time, with at least 64
+    // calls (a replay's own start, 1.3-2.1 us on an H100, is shared by them) unless a replay would pass 10 ms,
+    // and at most 1000.
     unsigned calls_per_graph = 0;
     Duration graph_replay_time = Duration::from_us(200);
 

@@ -50,12 +50,20 @@
 
 namespace gpuchrono {
 
+struct CallSite;  // finding_reaction.hpp
+
 class EventPolicy {
 public:
     static constexpr std::string_view name = "event";
 
     struct Options {
         bool wait_at_stop = true;
+        // false: the minimal mode. start() takes two pooled events and records the first; stop() records the
+        // second (and, with wait_at_stop, waits and reads). No capture, stream, device, NVML or floor check, and
+        // so no finding: a host cost within ~1.1x of a raw cudaEventRecord pair (bench/kernel_policy). Use it for
+        // tight loops whose set-up you have checked once with the checks on; never inside a stream capture (a
+        // plain record adds no graph node there, and reading the interval then fails with a CudaError).
+        bool checks = true;
     };
 
     explicit EventPolicy(cudaStream_t stream) : EventPolicy(stream, Options{}) {}
@@ -71,6 +79,8 @@ public:
     int device() const noexcept { return device_; }
 
 private:
+    Measurement stop_unchecked(const CallSite& site);
+
     cudaStream_t stream_;
     int device_;
     Options options_;

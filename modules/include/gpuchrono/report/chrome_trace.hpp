@@ -17,6 +17,12 @@
 
 namespace gpuchrono::report {
 
+// KernelPolicy's activities (Experiment::activities) go to process chrome_trace_activity_pid + device
+// ("GPU 0 activities"), one track per CUPTI stream id (tid = stream), one slice per kernel, copy or set named
+// after it, with kind, correlation_id, graph_id and grid/block (kernels) or bytes in args. Their ts count from
+// the earliest activity of the report: CUPTI's clock is not %globaltimer.
+inline constexpr int chrome_trace_activity_pid = 1000;
+
 // Tracks of one SM beyond the first are tid = sm + chrome_trace_lane_stride * lane.
 inline constexpr std::uint32_t chrome_trace_lane_stride = 1000;
 

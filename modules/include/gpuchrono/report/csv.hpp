@@ -30,7 +30,7 @@ inline constexpr CsvTable all_csv_tables[] = {CsvTable::samples, CsvTable::stats
 // The table with its header row.
 std::string render_csv(const Report& report, CsvTable table);
 
-// One field, quoted if it needs to be.
+// One field, quoted if it needs to be; ill-formed UTF-8 becomes U+FFFD.
 std::string csv_field(std::string_view text);
 
 }  // namespace gpuchrono::report

@@ -9,7 +9,8 @@
 
 namespace gpuchrono::report::svg {
 
-// Escapes &, <, >, " and ' for use in element text and attribute values.
+// Escapes &, <, >, " and ' for use in element text and attribute values. The result is always XML 1.0
+// character data: ill-formed UTF-8 and U+FFFE/U+FFFF become U+FFFD, control characters a space.
 std::string escape(std::string_view text);
 
 // Tick positions covering [low, high] on a linear axis, spaced 1, 2 or 5 x 10^k, about `target` of them;

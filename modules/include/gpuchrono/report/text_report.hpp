@@ -1,7 +1,8 @@
 // The readable report: what a person sees on the terminal and in report.txt. The device and its clocks
 // first (figures mean little without them), then per experiment its results, samples, per-block
 // summaries and sweeps as aligned tables with a unit chosen per column, its findings with their fixes, and
-// the explanation of what the numbers show.
+// the explanation of what the numbers show. The text is always UTF-8: bytes of a name that are not
+// (names come from users) print as U+FFFD.
 #pragma once
 
 #include <gpuchrono/report/report.hpp>

@@ -25,10 +25,11 @@ TimeUnit time_unit_for(std::span<const double> ns_values);
 // non-zero magnitude, at most `max_decimals`; 0 for ns (the clocks tick in whole ns).
 int decimals_for(std::span<const double> values, const TimeUnit& unit, int max_decimals = 3);
 
-// "12.3", "0.851", "2710", "1.23e+07"; "-" for NaN, "inf"/"-inf" for infinities.
+// "12.3", "0.851", "2710", "1.23e+07"; "-" for NaN, "inf"/"-inf" for infinities. significant: 1..100.
 std::string format_number(double value, int significant = 3);
 
-// A value with a fixed number of decimals ("-" for NaN).
+// A value with a fixed number of decimals, 0..100 ("-" for NaN), in full at any magnitude: 1e300 is all
+// 301 digits, never cut. Throws std::invalid_argument for decimals outside 0..100.
 std::string format_fixed(double value, int decimals);
 
 // A metric value with its unit: durations ("ns") in their natural unit, "x" glued ("7.26x"), others spaced.

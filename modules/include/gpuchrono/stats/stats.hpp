@@ -33,6 +33,7 @@
 #include <concepts>
 #include <cstddef>
 #include <iomanip>
+#include <iterator>
 #include <limits>
 #include <ostream>
 #include <sstream>
@@ -209,10 +210,49 @@ inline double percentile_of_unsorted(std::vector<double>& values, double p) {
 // Mean accumulated as offsets from a central value: with a large common offset the offsets are small and
 // exact, and when all values are equal every offset is 0 and the mean is that value exactly (a plain sum of
 // ten 0.1s divided by 10 is not 0.1).
-inline double mean_of(const std::vector<double>& values, double centre) {
-    double offset_sum = 0.0;
-    for (const double value : values) offset_sum += value - centre;
-    return centre + offset_sum / static_cast<double>(values.size());
+// A sum that does not depend on the order of its terms, so the summary of the same samples in any order is
+// the same to the bit without sorting them first (a sort of 10 million samples cost 4x the selection that
+// replaced it). Each term is rounded to a fixed grid of 2^-62 of `bound` (>= every |term|), and the integers
+// are summed exactly in 128 bits: the result is the exact sum of the rounded terms, whatever their order.
+// Its error is at most n 2^-63 bound, far below the n eps of a plain running sum. A non-finite bound falls
+// back to a plain sum (the result is then inf or NaN anyway).
+class FixedPointSum {
+public:
+    explicit FixedPointSum(double bound) noexcept
+        : exponent_(bound > 0.0 && std::isfinite(bound) ? std::ilogb(bound) + 1 : 0), plain_(!std::isfinite(bound)) {
+        // Scaling by 2^(62 - exponent) in two exact steps: one power of two that large could overflow.
+        const int shift = grid_bits - exponent_;
+        scale_low_ = std::ldexp(1.0, shift / 2);
+        scale_high_ = std::ldexp(1.0, shift - shift / 2);
+    }
+
+    void add(double x) noexcept {
+        if (plain_) {
+            plain_sum_ += x;
+            return;
+        }
+        sum_ += static_cast<int128>(std::llrint(x * scale_low_ * scale_high_));
+    }
+
+    double value() const noexcept {
+        if (plain_) return plain_sum_;
+        return std::ldexp(static_cast<double>(sum_), exponent_ - grid_bits);
+    }
+
+private:
+    __extension__ using int128 = __int128;  // a GCC/Clang extension: exact for 2^64 terms of 2^62
+    static constexpr int grid_bits = 62;
+    int exponent_;  // every |term| < 2^exponent_
+    bool plain_;
+    double scale_low_ = 1.0, scale_high_ = 1.0;
+    int128 sum_ = 0;
+    double plain_sum_ = 0.0;
+};
+
+inline double mean_of(const std::vector<double>& values, double centre, double min, double max) {
+    FixedPointSum offset_sum(std::max(max - centre, centre - min));
+    for (const double value : values) offset_sum.add(value - centre);
+    return centre + offset_sum.value() / static_cast<double>(values.size());
 }
 
 // Sample standard deviation (n - 1). Deviations are divided by the largest one before squaring so that the
@@ -224,15 +264,16 @@ inline double sample_stddev(const std::vector<double>& values, double mean) {
     double largest_deviation = 0.0;
     for (const double value : values) largest_deviation = std::max(largest_deviation, std::fabs(value - mean));
     if (largest_deviation == 0.0) return 0.0;
-    double sum = 0.0;
-    double sum_of_squares = 0.0;
+    FixedPointSum sum_acc(1.0);             // |scaled| <= 1
+    FixedPointSum sum_of_squares_acc(1.0);
     for (const double value : values) {
         const double scaled = (value - mean) / largest_deviation;
-        sum += scaled;
-        sum_of_squares += scaled * scaled;
+        sum_acc.add(scaled);
+        sum_of_squares_acc.add(scaled * scaled);
     }
+    const double sum = sum_acc.value();
     const double scaled_variance =
-        (sum_of_squares - sum * sum / static_cast<double>(n)) / static_cast<double>(n - 1);
+        (sum_of_squares_acc.value() - sum * sum / static_cast<double>(n)) / static_cast<double>(n - 1);
     return largest_deviation * std::sqrt(std::max(scaled_variance, 0.0));
 }
 
@@ -242,26 +283,59 @@ inline double coefficient_of_variation(double stddev, double mean) {
     return stddev / std::fabs(mean);  // +inf for mean 0
 }
 
+// Puts the values of the ascending ranks [first, last) in place within values[begin, end) (ranks are absolute
+// indices), each as nth_element would, splitting the range at the middle rank and recursing into each side.
+inline void select_ranks(std::vector<double>& values, const std::size_t* first, const std::size_t* last, std::size_t begin,
+                         std::size_t end) {
+    while (first != last && begin < end) {
+        const std::size_t* middle = first + (last - first) / 2;
+        const auto at = values.begin() + static_cast<std::ptrdiff_t>(*middle);
+        std::nth_element(values.begin() + static_cast<std::ptrdiff_t>(begin), at,
+                         values.begin() + static_cast<std::ptrdiff_t>(end));
+        select_ranks(values, first, std::lower_bound(first, middle, *middle), begin, *middle);
+        // Equal ranks on the right are already in place.
+        first = middle + 1;
+        while (first != last && *first == *middle) ++first;
+        begin = *middle + 1;
+    }
+}
+
 inline Stats summarize_finite(std::vector<double> ns, std::size_t rejected_non_finite) {
     Stats stats;
     stats.count = ns.size();
     stats.rejected_non_finite = rejected_non_finite;
     if (ns.empty()) return stats;
 
-    std::sort(ns.begin(), ns.end());
-    const auto at_percentile = [&ns](double p) { return Duration::from_ns(percentile_of_sorted(ns, p)); };
-    stats.min = Duration::from_ns(ns.front());
-    stats.max = Duration::from_ns(ns.back());
-    stats.p5 = at_percentile(5);
-    stats.p25 = at_percentile(25);
-    stats.median = at_percentile(50);
-    stats.p75 = at_percentile(75);
-    stats.p95 = at_percentile(95);
-    stats.p99 = at_percentile(99);
+    // Selection instead of a sort: the percentiles' lower closest ranks are put in place by one multi-select
+    // (O(n) expected, where a sort of 10 million samples took 4x as long), and the rank after each is the
+    // smallest value between it and the next selected rank.
+    const double ps[] = {5, 25, 50, 75, 95, 99};
+    std::size_t ranks[std::size(ps)];
+    for (std::size_t i = 0; i < std::size(ps); ++i) ranks[i] = closest_ranks(ns.size(), ps[i]).lower;
+    select_ranks(ns, ranks, ranks + std::size(ps), 0, ns.size());
+    const auto at_percentile = [&](std::size_t i) {
+        const auto [lower, upper_weight] = closest_ranks(ns.size(), ps[i]);
+        if (upper_weight == 0.0 || lower + 1 >= ns.size()) return Duration::from_ns(ns[lower]);
+        std::size_t segment_end = ns.size();  // everything from lower + 1 on is >= ns[lower]; the next selected rank bounds it
+        for (const std::size_t r : ranks)
+            if (r > lower) segment_end = std::min(segment_end, r + 1);
+        const double upper_value = *std::min_element(ns.begin() + static_cast<std::ptrdiff_t>(lower + 1),
+                                                     ns.begin() + static_cast<std::ptrdiff_t>(segment_end));
+        return Duration::from_ns(interpolate(ns[lower], upper_value, upper_weight));
+    };
+    const auto [min_it, max_it] = std::minmax_element(ns.begin(), ns.end());
+    stats.min = Duration::from_ns(*min_it);
+    stats.max = Duration::from_ns(*max_it);
+    stats.p5 = at_percentile(0);
+    stats.p25 = at_percentile(1);
+    stats.median = at_percentile(2);
+    stats.p75 = at_percentile(3);
+    stats.p95 = at_percentile(4);
+    stats.p99 = at_percentile(5);
 
     const double median = stats.median.ns();
     // Rounding could put the mean an ulp outside [min, max]; a mean outside the data would look like a bug.
-    const double mean = std::clamp(mean_of(ns, median), ns.front(), ns.back());
+    const double mean = std::clamp(mean_of(ns, median, stats.min.ns(), stats.max.ns()), stats.min.ns(), stats.max.ns());
     const double stddev = sample_stddev(ns, mean);
     stats.mean = Duration::from_ns(mean);
     stats.stddev = Duration::from_ns(stddev);

@@ -2,7 +2,8 @@
 // event interval divided by N. Inside a graph the launches cost the GPU about 0.83 us each and the host nothing
 // (PITFALLS.md, other H100 figures), so a D-us kernel reads D + 0.85..0.88 us, within a few ns of its CUPTI
 // activity record; the replay's own start-up is shared by N calls. N is chosen so a replay lasts about
-// graph_replay_time (200 us: N = 107 for a 1 us kernel, 18 for 10 us, 2 for 100 us).
+// graph_replay_time (200 us: N = 107 for a 1 us kernel), with at least 64 calls (so 64 for 10 and 100 us)
+// unless a replay would pass 10 ms (10 calls of 1 ms), and at most 1000.
 //
 // Capture: a callable that takes the stream is captured on a private non-blocking stream (the user's stream
 // is left alone, and may be the legacy default stream, which cannot be captured); one that does not is
@@ -26,6 +27,17 @@ namespace gpuchrono::detail {
 namespace {
 
 constexpr double max_calls_per_graph = 1000;
+// A replay's own start costs the GPU 1.3-2.1 us beside the calls (an H100: graph of N 100 us spins read
+// D + 1.98 us per call with N = 2, D + 0.93 us with N = 100), shared by its N calls: at least 64 calls keep
+// that share near 30 ns. Replays of long calls stop at 10 ms, where the share is below 0.02%.
+constexpr double min_calls_per_graph = 64;
+constexpr Duration max_replay_time = Duration::from_ms(10);
+
+unsigned default_calls(Duration replay_time, Duration per_call) {
+    const double by_time = std::round(replay_time / per_call);
+    const double longest = std::max(1.0, std::floor(max_replay_time / per_call));
+    return static_cast<unsigned>(std::clamp(std::min(std::max(by_time, min_calls_per_graph), longest), 1.0, max_calls_per_graph));
+}
 
 class PrivateStream {
 public:
@@ -54,8 +66,7 @@ public:
         else if (s.options.calls_per_graph > 0)
             calls_ = s.options.calls_per_graph;
         else
-            calls_ = static_cast<unsigned>(std::clamp(std::round(s.options.graph_replay_time / s.per_call), 1.0,
-                                                      max_calls_per_graph));
+            calls_ = default_calls(s.options.graph_replay_time, s.per_call);
         build();
     }
 
@@ -111,12 +122,20 @@ private:
         GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture_on, cudaStreamCaptureModeThreadLocal),
                              "beginning to capture the measured callable");
         cudaGraph_t raw = nullptr;
-        try {
-            for (unsigned i = 0; i < calls_; ++i) setup_.launch(capture_on);
-        } catch (...) {
+        const auto abandon_capture = [&] {
             (void)cudaStreamEndCapture(capture_on, &raw);
             if (raw) (void)cudaGraphDestroy(raw);
             (void)cudaGetLastError();
+        };
+        try {
+            for (unsigned i = 0; i < calls_; ++i) setup_.launch(capture_on);
+        } catch (const CudaError& e) {
+            // A CUDA call of the callable failed under capture (typically a launch after the capture was
+            // invalidated by a synchronisation): that is the refusal, with the callable's own error.
+            abandon_capture();
+            refuse(e.code(), e.call().c_str(), std::string(": a call inside it failed while captured (") + e.what() + ")");
+        } catch (...) {
+            abandon_capture();
             throw;
         }
         const cudaError_t launched = cudaGetLastError();

@@ -1,0 +1,462 @@
+// KernelPolicy against the known spin and against EventPolicy, side by side in one run, plus the host costs
+// issue 9 sets targets for:
+//   1. host cost of ScopedTimer<EventPolicy> vs a raw cudaEventRecord pair, checks on and minimal mode (lazy:
+//      no wait, as bench/overhead; and eager: wait and read, vs record+record+sync+elapsed), with the cost of
+//      each check's CUDA call beside it;
+//   2. launch-call host time without CUPTI, with CUPTI set up, and inside a KernelPolicy scope (median of 1000);
+//   3. spin(D), D = 1, 10, 100, 1000 us: median and p5..p95 of KernelPolicy (busy time), of the CUPTI record
+//      itself (end - start: the floor), and of EventPolicy (checks on);
+//   4. the first KernelPolicy and EventPolicy scope of a process vs the steady median (child processes);
+//   5. what a KernelPolicy stop costs on the host (wait + flush), and one flush for 100 lazy scopes.
+// Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
+#include <cuda_runtime_api.h>
+
+#include "device_banner.hpp"
+
+#include <spin.hpp>
+
+#include <cupti.h>  // the raw-CUPTI child only (loaded with dlopen, as the library does)
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gpuchrono/policies/event_pool.hpp>
+
+import gpuchrono;
+
+using gpuchrono::Duration;
+using gpuchrono::EventPolicy;
+using gpuchrono::KernelPolicy;
+using gpuchrono::ScopedTimer;
+namespace kernels = gpuchrono::kernels;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Spread {
+    double p5, median, p95;
+};
+
+Spread spread(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    auto at = [&](double q) { return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)]; };
+    return {at(0.05), at(0.5), at(0.95)};
+}
+
+double ns_since(Clock::time_point t0) { return std::chrono::duration<double, std::nano>(Clock::now() - t0).count(); }
+
+// Median over batches of the mean host ns per call of `scope`.
+double ns_per_scope(const std::function<void()>& scope, cudaStream_t stream, int batches = 21, int per_batch = 1000) {
+    std::vector<double> per_call;
+    for (int b = 0; b < batches; ++b) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < per_batch; ++i) scope();
+        per_call.push_back(ns_since(t0) / per_batch);
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "draining between batches");
+    }
+    return spread(per_call).median;
+}
+
+// Median host time of one launch call, over `n` launches of the empty kernel (the queue drained every 50).
+double launch_call_ns(cudaStream_t stream, int n = 1000) {
+    std::vector<double> t;
+    for (int i = 0; i < n; ++i) {
+        const auto t0 = Clock::now();
+        kernels::launch_empty(stream);
+        t.push_back(ns_since(t0));
+        if (i % 50 == 49) GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "draining the launches");
+    }
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "draining the launches");
+    return spread(t).median;
+}
+
+void warm(cudaStream_t stream) {
+    for (int i = 0; i < 20; ++i) kernels::launch_spin(Duration::from_us(10), stream);
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "warming up");
+}
+
+// Child process: the first scope of `which` policy in a fresh process (after 20 warm-up spins, as in issue 9),
+// then the steady median of 50 more. Prints "first <ns> steady <ns>".
+int first_scope_child(const char* which) {
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    cudaStream_t stream = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the stream");
+    warm(stream);
+    const Duration d = Duration::from_us(10);
+    double launch_ns = 0;  // host time of the timed launch call
+    auto one = [&]() -> double {
+        if (std::strcmp(which, "kernel") == 0) {
+            ScopedTimer<KernelPolicy> t(stream);
+            const auto t0 = Clock::now();
+            kernels::launch_spin(d, stream);
+            launch_ns = ns_since(t0);
+            return t.stop().duration().ns();
+        }
+        ScopedTimer<EventPolicy> t(stream);
+        const auto t0 = Clock::now();
+        kernels::launch_spin(d, stream);
+        launch_ns = ns_since(t0);
+        return t.stop().duration().ns();
+    };
+    const double first = one();
+    const double first_launch = launch_ns;
+    std::vector<double> rest, rest_launch;
+    for (int i = 0; i < 50; ++i) {
+        rest.push_back(one());
+        rest_launch.push_back(launch_ns);
+    }
+    std::printf("first %.0f steady %.0f launch %.0f %.0f\n", first, spread(rest).median, first_launch, spread(rest_launch).median);
+    return 0;
+}
+
+// Child process: CUPTI used directly, without gpuchrono: the floor (a spin's own activity record, end - start), and
+// what CUPTI's parts cost a launch call: activity records alone, then a subscriber with the runtime launch
+// callbacks, then with the driver's too; and which of the two ids a kernel record carries.
+namespace raw {
+const char* cupti_path() {
+    for (const char* path : {"/usr/local/cuda/lib64/libcupti.so.13", "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcupti.so.13"})
+        if (dlopen(path, RTLD_NOW | RTLD_NOLOAD) || dlopen(path, RTLD_NOW | RTLD_LOCAL)) return path;
+    return "libcupti.so.13";
+}
+void* lib = nullptr;
+template <class F>
+F fn(const char* name) {
+    return reinterpret_cast<F>(dlsym(lib, name));
+}
+std::vector<std::pair<std::uint32_t, std::uint64_t>> kernels;  // (correlation id, end - start)
+std::vector<std::uint32_t> runtime_ids, driver_ids;
+decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
+void CUPTIAPI requested(uint8_t** b, size_t* size, size_t* max) {
+    *b = static_cast<uint8_t*>(std::aligned_alloc(8, 2u << 20));
+    *size = 2u << 20;
+    *max = 0;
+}
+void CUPTIAPI completed(CUcontext, uint32_t, uint8_t* b, size_t, size_t valid) {
+    CUpti_Activity* r = nullptr;
+    while (next_record(b, valid, &r) == CUPTI_SUCCESS)
+        if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
+            auto* k = reinterpret_cast<CUpti_ActivityKernel10*>(r);
+            kernels.emplace_back(k->correlationId, k->end - k->start);
+        }
+    std::free(b);
+}
+void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, const void* data) {
+    const auto* info = static_cast<const CUpti_CallbackData*>(data);
+    if (info->callbackSite != CUPTI_API_ENTER) return;
+    (domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_ids : driver_ids).push_back(info->correlationId);
+}
+}  // namespace raw
+
+int raw_cupti_child() {
+    cudaStream_t stream = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the stream");
+    warm(stream);
+    const char* path = raw::cupti_path();
+    raw::lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!raw::lib) {
+        std::printf("  raw CUPTI: cannot load %s\n", path);
+        return 1;
+    }
+    raw::next_record = raw::fn<decltype(&cuptiActivityGetNextRecord)>("cuptiActivityGetNextRecord");
+    auto enable = raw::fn<decltype(&cuptiActivityEnable)>("cuptiActivityEnable");
+    auto register_buffers = raw::fn<decltype(&cuptiActivityRegisterCallbacks)>("cuptiActivityRegisterCallbacks");
+    auto flush = raw::fn<decltype(&cuptiActivityFlushAll)>("cuptiActivityFlushAll");
+    auto subscribe = raw::fn<decltype(&cuptiSubscribe)>("cuptiSubscribe");
+    auto enable_callback = raw::fn<decltype(&cuptiEnableCallback)>("cuptiEnableCallback");
+    auto callback_name = raw::fn<decltype(&cuptiGetCallbackName)>("cuptiGetCallbackName");
+
+    std::printf("  launch call, no CUPTI:                              %6.0f ns\n", launch_call_ns(stream));
+    register_buffers(raw::requested, raw::completed);
+    enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    std::printf("  launch call, CONCURRENT_KERNEL records only:        %6.0f ns\n", launch_call_ns(stream));
+    flush(0);  // the empty kernels' records: not the floor's
+    raw::kernels.clear();
+    for (double us : {1.0, 10.0, 100.0, 1000.0}) {
+        raw::kernels.clear();
+        for (int i = 0; i < 100; ++i) kernels::launch_spin(Duration::from_us(us), stream);
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the spins");
+        flush(0);
+        std::vector<double> v;
+        for (const auto& k : raw::kernels) v.push_back(static_cast<double>(k.second));
+        if (v.empty()) continue;
+        const Spread sp = spread(v);
+        std::printf("  raw record, spin %6.0f ns: n %zu, median %8.0f, p5 %8.0f, p95 %8.0f (bias %+.0f)\n", us * 1e3, v.size(),
+                    sp.median, sp.p5, sp.p95, sp.median - us * 1e3);
+    }
+    CUpti_SubscriberHandle sub = nullptr;
+    if (subscribe(&sub, raw::on_call, nullptr) != CUPTI_SUCCESS) {
+        std::printf("  raw CUPTI: cuptiSubscribe failed\n");
+        return 1;
+    }
+    auto enable_launches = [&](CUpti_CallbackDomain domain, std::uint32_t count) {
+        for (std::uint32_t cbid = 1; cbid < count; ++cbid) {
+            const char* name = nullptr;
+            if (callback_name(domain, cbid, &name) == CUPTI_SUCCESS && name &&
+                (std::strstr(name, "Launch") || std::strstr(name, "Memcpy") || std::strstr(name, "Memset")))
+                enable_callback(1, sub, domain, cbid);
+        }
+    };
+    auto which_id = [&](const char* what) {
+        raw::kernels.clear();
+        raw::runtime_ids.clear();
+        raw::driver_ids.clear();
+        kernels::launch_spin(Duration::from_us(1), stream);
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting");
+        flush(0);
+        auto has = [](const std::vector<std::uint32_t>& ids, std::uint32_t id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
+        const std::uint32_t id = raw::kernels.empty() ? 0 : raw::kernels.back().first;
+        std::printf("    %s: a runtime launch made %zu runtime and %zu driver callbacks; the record's id %u is %s\n", what,
+                    raw::runtime_ids.size(), raw::driver_ids.size(), id,
+                    has(raw::runtime_ids, id) ? "the runtime call's" : has(raw::driver_ids, id) ? "the driver call's" : "neither");
+    };
+    enable_launches(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+    std::printf("  launch call, + runtime launch callbacks:            %6.0f ns\n", launch_call_ns(stream));
+    which_id("runtime callbacks");
+    enable_launches(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+    std::printf("  launch call, + driver launch callbacks:             %6.0f ns\n", launch_call_ns(stream));
+    which_id("runtime + driver callbacks");
+    return 0;
+}
+
+// Child process: another CUPTI subscriber takes the one slot first (as Nsight would); KernelPolicy must say so.
+int taken_child() {
+    gpuchrono::device_count();  // a context, as a profiled program has
+    void* lib = nullptr;
+    for (const char* path : {"/usr/local/cuda/lib64/libcupti.so.13", "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcupti.so.13",
+                             "libcupti.so.13"})
+        if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) {
+        std::printf("  could not load libcupti.so.13 for the other subscriber\n");
+        return 1;
+    }
+    using Callback = void (*)(void*, int, unsigned, const void*);
+    auto subscribe = reinterpret_cast<int (*)(void**, Callback, void*)>(dlsym(lib, "cuptiSubscribe"));
+    void* handle = nullptr;
+    const int r = subscribe(&handle, [](void*, int, unsigned, const void*) {}, nullptr);
+    std::printf("  the other tool's cuptiSubscribe returned %d\n", r);
+    std::printf("  KernelPolicy::available() = %d: %s\n", KernelPolicy::available(), KernelPolicy::unavailable_reason().c_str());
+    try {
+        cudaStream_t s = nullptr;
+        ScopedTimer<KernelPolicy> t(s);
+        std::printf("  constructing a KernelPolicy did not throw\n");
+    } catch (const std::exception& e) {
+        std::printf("  constructing a KernelPolicy threw: %s\n", e.what());
+    }
+    ScopedTimer<KernelPolicy> t(cudaStream_t{}, KernelPolicy::Options{.if_unavailable = KernelPolicy::IfUnavailable::fail_measurement});
+    const gpuchrono::Measurement m = [&] { try { return t.stop(); } catch (...) { return t.result(); } }();
+    std::printf("  with fail_measurement: failed %d, findings %zu%s%s\n", m.failed(), m.findings().size(),
+                m.findings().empty() ? "" : ", first: ", m.findings().empty() ? "" : m.findings()[0].code.c_str());
+    return 0;
+}
+
+void first_scopes(const char* self) {
+    std::printf("\n[4] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 5 processes each)\n");
+    for (const char* which : {"event", "kernel"}) {
+        for (int run = 0; run < 5; ++run) {
+            const std::string command = std::string(self) + " --first-scope " + which;
+            FILE* child = popen(command.c_str(), "r");
+            if (!child) {
+                std::printf("  could not start %s\n", command.c_str());
+                return;
+            }
+            double first = 0, steady = 0, launch_first = 0, launch_steady = 0;
+            const int got = std::fscanf(child, "first %lf steady %lf launch %lf %lf", &first, &steady, &launch_first, &launch_steady);
+            const int status = pclose(child);
+            if (got != 4 || status != 0) {
+                std::printf("  %s: child failed (status %d)\n", which, status);
+                continue;
+            }
+            std::printf("  %-6s process %d: first %8.0f ns, steady median %8.0f ns, first - steady %+7.0f ns (%+.1f%%); "
+                        "timed launch call first %.0f ns, steady %.0f ns\n",
+                        which, run, first, steady, first - steady, 100.0 * (first - steady) / steady, launch_first, launch_steady);
+        }
+    }
+}
+
+void event_costs(cudaStream_t stream) {
+    std::printf("\n[1] host ns per scope, EventPolicy vs raw event calls (empty scopes; median of 21 x 1000)\n");
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);  // empty scopes are rightly reported
+    cudaEvent_t a = nullptr, b = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaEventCreate(&a), "creating a raw event");
+    GPUCHRONO_CUDA_CHECK(cudaEventCreate(&b), "creating a raw event");
+    const double raw_lazy = ns_per_scope([&] {
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
+    }, stream);
+    const double lazy = ns_per_scope([&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false}); }, stream);
+    const double lazy_min = ns_per_scope(
+        [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false, .checks = false}); }, stream);
+    const double raw_eager = ns_per_scope([&] {
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
+        GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(b), "raw wait");
+        float ms = 0;
+        GPUCHRONO_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b), "raw read");
+    }, stream, 21, 200);
+    const double eager = ns_per_scope([&] { ScopedTimer<EventPolicy> t(stream); (void)t.stop().duration(); }, stream, 21, 200);
+    const double eager_min = ns_per_scope([&] {
+        ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.checks = false});
+        (void)t.stop().duration();
+    }, stream, 21, 200);
+    std::printf("  lazy  (record pair, no wait): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", raw_lazy,
+                lazy, lazy / raw_lazy, lazy_min, lazy_min / raw_lazy);
+    std::printf("  eager (pair + wait + read):   raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", raw_eager,
+                eager, eager / raw_eager, eager_min, eager_min / raw_eager);
+    // What each check costs, one call at a time.
+    int dev = 0;
+    cudaStreamCaptureStatus status{};
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    const std::array<std::pair<const char*, std::function<void()>>, 7> calls = {{
+        {"cudaStreamQuery", [&] { (void)cudaStreamQuery(stream); }},
+        {"cudaStreamIsCapturing", [&] { (void)cudaStreamIsCapturing(stream, &status); }},
+        {"cudaGetDevice", [&] { (void)cudaGetDevice(&dev); }},
+        {"cudaStreamGetDevice", [&] { (void)cudaStreamGetDevice(stream, &dev); }},
+        {"2x cudaThreadExchangeStreamCaptureMode", [&] {
+             (void)cudaThreadExchangeStreamCaptureMode(&mode);
+             (void)cudaThreadExchangeStreamCaptureMode(&mode);
+         }},
+        {"EventPool acquire+release x2", [&] {
+             auto x = gpuchrono::EventPool::instance().acquire(dev);
+             auto y = gpuchrono::EventPool::instance().acquire(dev);
+         }},
+        {"steady_clock::now", [&] { (void)Clock::now(); }},
+    }};
+    for (const auto& [what, call] : calls) std::printf("    %-40s %6.0f ns\n", what, ns_per_scope(call, stream, 11, 2000));
+    (void)cudaEventDestroy(a);
+    (void)cudaEventDestroy(b);
+}
+
+void accuracy(cudaStream_t stream) {
+    std::printf("\n[3] spin(D): GPU time read by each method, ns (100 samples each, interleaved)\n");
+    std::printf("  %-8s %-22s %10s %10s %10s %10s %9s\n", "D", "method", "median", "p5", "p95", "p95-p5", "bias");
+    for (double us : {1.0, 10.0, 100.0, 1000.0}) {
+        const Duration d = Duration::from_us(us);
+        std::vector<double> kernel, record, span, event;
+        for (int i = 0; i < 100; ++i) {
+            {
+                ScopedTimer<KernelPolicy> t(stream);
+                kernels::launch_spin(d, stream);
+                const gpuchrono::Measurement& m = t.stop();
+                kernel.push_back(m.duration().ns());
+                span.push_back(m.span()->ns());
+                if (m.activities().size() == 1) record.push_back(static_cast<double>(m.activities()[0].duration_ns()));
+            }
+            {
+                ScopedTimer<EventPolicy> t(stream);
+                kernels::launch_spin(d, stream);
+                event.push_back(t.stop().duration().ns());
+            }
+        }
+        auto row = [&](const char* method, const std::vector<double>& v) {
+            const Spread s = spread(v);
+            std::printf("  %-8.0f %-22s %10.0f %10.0f %10.0f %10.0f %+9.0f\n", us * 1000, method, s.median, s.p5, s.p95,
+                        s.p95 - s.p5, s.median - d.ns());
+        };
+        row("KernelPolicy (busy)", kernel);
+        row("CUPTI record end-start", record);
+        row("KernelPolicy span", span);
+        row("EventPolicy", event);
+    }
+}
+
+void launch_costs(cudaStream_t stream, bool cupti_set_up) {
+    if (!cupti_set_up) {
+        std::printf("\n[2] host ns per launch call (empty kernel, median of 1000)\n");
+        std::printf("  without CUPTI in the process:          %6.0f\n", launch_call_ns(stream));
+        return;
+    }
+    std::printf("  CUPTI set up, no scope running:        %6.0f\n", launch_call_ns(stream));
+    ScopedTimer<KernelPolicy> t(stream);
+    const double inside = launch_call_ns(stream);
+    const gpuchrono::Measurement& m = t.stop();
+    std::printf("  inside a KernelPolicy scope:           %6.0f  (the scope counted %zu activities)\n", inside,
+                m.activities().size());
+}
+
+void stop_costs(cudaStream_t stream) {
+    std::printf("\n[5] KernelPolicy host costs\n");
+    std::vector<double> stops;
+    for (int i = 0; i < 200; ++i) {
+        ScopedTimer<KernelPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(1), stream);
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "letting the kernel finish first");
+        const auto t0 = Clock::now();
+        (void)t.stop();
+        stops.push_back(ns_since(t0));
+    }
+    const Spread s = spread(stops);
+    std::printf("  stop() after the work finished (wait + flush + attribution): median %.1f us, p5 %.1f, p95 %.1f\n",
+                s.median / 1e3, s.p5 / 1e3, s.p95 / 1e3);
+    std::vector<double> after_flush;
+    for (int i = 0; i < 100; ++i) {
+        {
+            ScopedTimer<KernelPolicy> t(stream);
+            kernels::launch_empty(stream);
+        }
+        const auto t0 = Clock::now();
+        kernels::launch_empty(stream);
+        after_flush.push_back(ns_since(t0));
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "draining");
+    }
+    const Spread af = spread(after_flush);
+    std::printf("  launch call right after a KernelPolicy stop (its flush): median %.1f us, p5 %.1f, p95 %.1f\n",
+                af.median / 1e3, af.p5 / 1e3, af.p95 / 1e3);
+    gpuchrono::Series lazy("lazy");
+    for (int i = 0; i < 100; ++i) {
+        ScopedTimer<KernelPolicy> t(lazy, stream, KernelPolicy::Options{.wait_at_stop = false});
+        kernels::launch_spin(Duration::from_us(10), stream);
+    }
+    const auto t0 = Clock::now();
+    const auto durations = lazy.durations();
+    std::printf("  100 lazy scopes of spin(10 us) resolved in %.2f ms in all (one flush), median %.0f ns\n", ns_since(t0) / 1e6,
+                spread(durations.empty() ? std::vector<double>{0} : [&] {
+                    std::vector<double> v;
+                    for (Duration x : durations) v.push_back(x.ns());
+                    return v;
+                }()).median);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+    if (argc == 3 && std::strcmp(argv[1], "--first-scope") == 0) return first_scope_child(argv[2]);
+    if (argc == 2 && std::strcmp(argv[1], "--taken") == 0) return taken_child();
+    if (argc == 2 && std::strcmp(argv[1], "--raw-cupti") == 0) return raw_cupti_child();
+    if (auto why = gpuchrono::no_device_reason()) {
+        std::printf("bench_kernel_policy: no CUDA device (%s); run it on a GPU machine\n", why->c_str());
+        return 2;
+    }
+    print_device_banner("bench_kernel_policy");
+    cudaStream_t stream = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the benchmark stream");
+    warm(stream);
+    event_costs(stream);                 // before CUPTI is set up in this process
+    launch_costs(stream, false);
+    if (!KernelPolicy::available()) {
+        std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
+        return 1;
+    }
+    launch_costs(stream, true);
+    accuracy(stream);
+    stop_costs(stream);
+    first_scopes(argv[0]);
+    std::printf("\n[7] CUPTI without gpuchrono (a child process): the floor and what each part costs a launch call\n");
+    std::fflush(stdout);
+    if (std::system((std::string(argv[0]) + " --raw-cupti").c_str()) != 0) std::printf("  the child failed\n");
+    std::printf("\n[6] another CUPTI subscriber in the process (a child process subscribes first)\n");
+    std::fflush(stdout);
+    if (std::system((std::string(argv[0]) + " --taken").c_str()) != 0) std::printf("  the child failed\n");
+    return 0;
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_kernel_policy: %s\n", e.what());
+    return 1;
+}

@@ -1,0 +1,55 @@
+// The arithmetic of KernelPolicy over activity records, kept free of CUPTI so CPU tests can drive it with
+// made-up records: which records a scope counts, how long the GPU was busy with them, and which other work
+// ran beside them.
+#pragma once
+
+#include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/core/kernel_activity.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gpuchrono::cupti {
+
+// The time covered by at least one of the records (overlapping and nested intervals count once).
+std::uint64_t busy_ns(std::span<const KernelActivity> records);
+
+// First start to last end; 0 without records.
+std::uint64_t span_ns(std::span<const KernelActivity> records);
+
+// Which launches of a scope's thread the scope counts: those on its stream, or all of them.
+struct ScopeFilter {
+    bool stream_only = true;
+    std::uint32_t stream = 0;  // CUPTI stream id of the timed stream
+    int device = -1;           // the timed stream's device
+};
+
+struct Attribution {
+    std::vector<KernelActivity> counted;    // sorted by start
+    std::vector<KernelActivity> elsewhere;  // launched by the scope but not counted: another stream (stream_only),
+                                            // or counted work on another device than the timed stream's (listed
+                                            // in both; the caller reports it)
+};
+
+// Splits the records launched by the scope (matched by correlation id beforehand) by the filter.
+Attribution attribute(std::vector<KernelActivity> launched, const ScopeFilter& filter);
+
+// Work of others that ran on a device at the same time as the scope's own work there.
+struct Overlap {
+    std::string name;
+    int device = -1;
+    std::uint32_t stream = 0;
+    std::uint64_t overlap_ns = 0;  // time it shared with the scope's busy intervals on that device
+    std::uint32_t correlation_id = 0;
+};
+
+// The records of `others` (not the scope's) that overlapped the busy intervals of `counted` on the same
+// device, largest overlap first. Records of `others` whose correlation id is one of `counted` are ignored.
+std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, std::span<const KernelActivity> others);
+
+// "name x3 (stream 7), other x1 (stream 9)": a compact list for a finding's message, at most `limit` names.
+std::string describe_activities(std::span<const KernelActivity> records, std::size_t limit = 4);
+
+}  // namespace gpuchrono::cupti

@@ -1,0 +1,190 @@
+#include "activity_buffers.hpp"
+
+#include <cupti_activity.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include <cxxabi.h>
+#include <mutex>
+#include <unordered_map>
+
+namespace gpuchrono::cupti {
+
+namespace {
+
+const CuptiLibrary* library = nullptr;
+ActivityStore* target = nullptr;
+std::atomic<std::size_t> completed{0};
+
+// Kernel names are demangled once per distinct name pointer (CUPTI keeps one string per function).
+const std::string& demangled(const char* mangled) {
+    static std::mutex mutex;
+    static auto* cache = new std::unordered_map<const char*, std::string>();
+    std::lock_guard lock(mutex);
+    auto it = cache->find(mangled);
+    if (it != cache->end()) return it->second;
+    std::string name = mangled ? mangled : "(unnamed kernel)";
+    if (mangled) {
+        int status = 0;
+        char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+        if (status == 0 && plain) name = plain;
+        std::free(plain);
+    }
+    return cache->emplace(mangled, std::move(name)).first->second;
+}
+
+const char* copy_name(std::uint8_t kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "memcpy HtoD";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "memcpy DtoH";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "memcpy HtoA";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "memcpy AtoH";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA: return "memcpy AtoA";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD: return "memcpy AtoD";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "memcpy DtoA";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "memcpy DtoD";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "memcpy HtoH";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "memcpy PtoP";
+        default: return "memcpy";
+    }
+}
+
+std::optional<KernelActivity> translate(const CUpti_Activity* record) {
+    KernelActivity a;
+    switch (record->kind) {
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+            // The newest layout this header knows; older fields keep their offsets in every later version.
+            const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+            a.kind = ActivityKind::kernel;
+            a.name = demangled(k->name);
+            a.device = static_cast<int>(k->deviceId);
+            a.stream = k->streamId;
+            a.grid[0] = static_cast<std::uint32_t>(k->gridX);
+            a.grid[1] = static_cast<std::uint32_t>(k->gridY);
+            a.grid[2] = static_cast<std::uint32_t>(k->gridZ);
+            a.block[0] = static_cast<std::uint32_t>(k->blockX);
+            a.block[1] = static_cast<std::uint32_t>(k->blockY);
+            a.block[2] = static_cast<std::uint32_t>(k->blockZ);
+            a.start_ns = k->start;
+            a.end_ns = k->end;
+            a.correlation_id = k->correlationId;
+            a.graph_id = k->graphId;
+            a.graph_node_id = k->graphNodeId;
+            return a;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMCPY: {
+            const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+            a.kind = ActivityKind::memcpy;
+            a.name = copy_name(m->copyKind);
+            a.device = static_cast<int>(m->deviceId);
+            a.stream = m->streamId;
+            a.start_ns = m->start;
+            a.end_ns = m->end;
+            a.correlation_id = m->correlationId;
+            a.graph_id = m->graphId;
+            a.graph_node_id = m->graphNodeId;
+            a.bytes = m->bytes;
+            return a;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMSET: {
+            const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+            a.kind = ActivityKind::memset;
+            a.name = "memset";
+            a.device = static_cast<int>(m->deviceId);
+            a.stream = m->streamId;
+            a.start_ns = m->start;
+            a.end_ns = m->end;
+            a.correlation_id = m->correlationId;
+            a.graph_id = m->graphId;
+            a.graph_node_id = m->graphNodeId;
+            a.bytes = m->bytes;
+            return a;
+        }
+        default: return std::nullopt;
+    }
+}
+
+// Buffers are recycled, never freed, and handed to CUPTI already zeroed (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_
+// BUFFER): CUPTI asks for one on the launching thread, inside the first launch call after a flush, and by default
+// zeroes it there - 240 us for a 2 MiB buffer on the H100 (bench/kernel_policy [5]), on the user's time. Here a
+// buffer is allocated and zeroed at set-up, and a used one is cleaned where it comes back (only the bytes that
+// CUPTI wrote), on CUPTI's thread or in the flush of a scope's stop, after its interval.
+std::mutex pool_mutex;
+std::vector<uint8_t*>* spare = new std::vector<uint8_t*>();
+
+uint8_t* new_buffer() {
+    auto* b = static_cast<uint8_t*>(std::aligned_alloc(8, activity_buffer_bytes));
+    if (b) std::memset(b, 0, activity_buffer_bytes);  // fault its pages in now
+    return b;
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+    uint8_t* b = nullptr;
+    {
+        std::lock_guard lock(pool_mutex);
+        if (!spare->empty()) {
+            b = spare->back();
+            spare->pop_back();
+        }
+    }
+    // CUPTI wants 8-byte alignment; a failed allocation hands CUPTI no buffer, and it counts what it drops.
+    if (!b) b = new_buffer();
+    *buffer = b;
+    *size = b ? activity_buffer_bytes : 0;
+    *max_records = 0;  // as many as fit
+}
+
+void recycle(uint8_t* buffer) noexcept {
+    if (!buffer) return;
+    try {
+        std::lock_guard lock(pool_mutex);
+        spare->push_back(buffer);
+    } catch (...) {
+        std::free(buffer);
+    }
+}
+
+void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t /*size*/, size_t valid) {
+    std::vector<KernelActivity> records;
+    if (buffer && valid > 0) {
+        CUpti_Activity* record = nullptr;
+        while (library->activity_get_next_record(buffer, valid, &record) == CUPTI_SUCCESS)
+            if (auto a = translate(record)) records.push_back(std::move(*a));
+    }
+    if (buffer && valid > 0) std::memset(buffer, 0, valid);
+    recycle(buffer);
+    size_t dropped = 0;
+    if (library->activity_get_num_dropped_records(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0)
+        target->add_dropped(dropped);
+    const std::size_t count = records.size();
+    try {
+        if (count > 0) target->add(std::move(records));
+    } catch (...) {
+        // Out of memory on CUPTI's thread: nothing may escape into CUPTI; the records are lost, and counted.
+        target->add_dropped(count);
+    }
+    completed.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, ActivityStore& store) {
+    library = &lib;
+    target = &store;
+    std::uint8_t zeroed = 1;
+    std::size_t bytes = sizeof zeroed;
+    if (const CUptiResult r = lib.activity_set_attribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &bytes, &zeroed);
+        r != CUPTI_SUCCESS)
+        return "cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) failed: " + lib.describe(r);
+    for (int i = 0; i < 4; ++i) recycle(new_buffer());
+    if (const CUptiResult r = lib.activity_register_callbacks(buffer_requested, buffer_completed); r != CUPTI_SUCCESS)
+        return "cuptiActivityRegisterCallbacks failed: " + lib.describe(r);
+    return std::nullopt;
+}
+
+std::size_t buffers_completed() noexcept { return completed.load(std::memory_order_relaxed); }
+
+}  // namespace gpuchrono::cupti

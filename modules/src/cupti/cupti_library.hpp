@@ -1,0 +1,44 @@
+// libcupti.so.13, loaded at run time with dlopen (as NVML is), so that building and linking gpuchrono needs no
+// CUPTI and a program that never constructs a KernelPolicy never loads it. Internal: CUPTI types stay in src/.
+#pragma once
+
+#include <cupti.h>
+
+#include <string>
+#include <vector>
+
+namespace gpuchrono::cupti {
+
+// The CUPTI functions KernelPolicy calls, resolved from the loaded library.
+struct CuptiLibrary {
+    decltype(&::cuptiGetResultString) get_result_string = nullptr;
+    decltype(&::cuptiGetVersion) get_version = nullptr;
+    decltype(&::cuptiSubscribe) subscribe = nullptr;
+    decltype(&::cuptiUnsubscribe) unsubscribe = nullptr;
+    decltype(&::cuptiEnableCallback) enable_callback = nullptr;
+    decltype(&::cuptiGetCallbackName) get_callback_name = nullptr;
+    decltype(&::cuptiActivityEnable) activity_enable = nullptr;
+    decltype(&::cuptiActivityRegisterCallbacks) activity_register_callbacks = nullptr;
+    decltype(&::cuptiActivityGetNextRecord) activity_get_next_record = nullptr;
+    decltype(&::cuptiActivityGetNumDroppedRecords) activity_get_num_dropped_records = nullptr;
+    decltype(&::cuptiActivityFlushAll) activity_flush_all = nullptr;
+    decltype(&::cuptiActivitySetAttribute) activity_set_attribute = nullptr;
+    decltype(&::cuptiGetTimestamp) get_timestamp = nullptr;
+    decltype(&::cuptiGetStreamIdEx) get_stream_id_ex = nullptr;
+
+    std::string path;                   // the file that was loaded
+    std::vector<std::string> searched;  // every place tried, in order, with why each failed
+    std::string error;                  // empty: loaded with every function found
+
+    bool loaded() const noexcept { return error.empty(); }
+    // "CUPTI_ERROR_...: description" for a result code.
+    std::string describe(CUptiResult r) const;
+};
+
+// The process's one load attempt, made on first call (thread-safe, never retried). Searched in order:
+// $GPUCHRONO_CUPTI (a file, or a folder holding libcupti.so.13), /usr/local/cuda/lib64,
+// /usr/local/cuda-13.0/targets/x86_64-linux/lib, /usr/local/cuda/extras/CUPTI/lib64, then the dynamic
+// loader's own path (LD_LIBRARY_PATH, ld.so.cache).
+const CuptiLibrary& cupti_library();
+
+}  // namespace gpuchrono::cupti

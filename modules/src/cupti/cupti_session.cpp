@@ -1,0 +1,118 @@
+#include "cupti_session.hpp"
+
+#include "activity_buffers.hpp"
+#include "launch_subscriber.hpp"
+
+#include <gpuchrono/core/cuda_error.hpp>
+
+#include <cupti_activity.h>
+
+namespace gpuchrono::cupti {
+
+namespace {
+
+struct SetUp {
+    CuptiSession* session = nullptr;
+    std::string error;
+};
+
+}  // namespace
+
+CuptiSession* CuptiSession::get(std::string& why) noexcept {
+    static const SetUp* setup = []() -> SetUp* {
+        auto* s = new SetUp();  // never destroyed, as CUPTI stays loaded
+        try {
+            const CuptiLibrary& lib = cupti_library();
+            if (!lib.loaded()) {
+                s->error = lib.error;
+                return s;
+            }
+            if (auto e = subscribe_to_launches(lib)) {
+                s->error = *e;
+                return s;
+            }
+            auto* session = new CuptiSession(lib);
+            if (auto e = register_activity_buffers(lib, session->store_)) {
+                s->error = *e + " (" + lib.path + ")";
+                return s;
+            }
+            // Concurrent-kernel records leave kernels concurrent (KIND_KERNEL would serialise them).
+            for (auto [kind, what] : {std::pair{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
+                                      std::pair{CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
+                                      std::pair{CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"}}) {
+                if (const CUptiResult r = lib.activity_enable(kind); r != CUPTI_SUCCESS) {
+                    s->error = std::string("cuptiActivityEnable(CUPTI_ACTIVITY_KIND_") + what + ") failed: " +
+                               lib.describe(r) + " (" + lib.path + ")";
+                    return s;
+                }
+            }
+            s->session = session;
+        } catch (const std::exception& e) {
+            s->error = std::string("setting up CUPTI failed: ") + e.what();
+        }
+        return s;
+    }();
+    if (!setup->session) why = setup->error;
+    return setup->session;
+}
+
+std::uint64_t CuptiSession::timestamp() const {
+    std::uint64_t t = 0;
+    if (const CUptiResult r = lib_.get_timestamp(&t); r != CUPTI_SUCCESS)
+        throw TimerError("gpuchrono: cuptiGetTimestamp failed: " + lib_.describe(r));
+    return t;
+}
+
+std::uint32_t CuptiSession::stream_id(cudaStream_t stream) const {
+    std::uint32_t id = 0;
+    const std::uint8_t per_thread = stream == cudaStreamPerThread ? 1 : 0;
+    if (const CUptiResult r = lib_.get_stream_id_ex(nullptr, reinterpret_cast<CUstream>(stream), per_thread, &id);
+        r != CUPTI_SUCCESS)
+        throw TimerError("gpuchrono: cuptiGetStreamIdEx failed for the timed stream: " + lib_.describe(r));
+    return id;
+}
+
+void CuptiSession::flush() {
+    // A flush that starts while another thread's flush runs may return before that one has delivered its buffers
+    // (seen on the H100: a scope of a second thread then missed its own kernel), so flushes take turns; the later
+    // one then runs in full after the earlier has delivered.
+    std::lock_guard lock(flushing_);
+    if (const CUptiResult r = lib_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); r != CUPTI_SUCCESS)
+        throw TimerError("gpuchrono: cuptiActivityFlushAll failed: " + lib_.describe(r) +
+                         "; the scope's activity records cannot be read");
+    ++flushes_;
+}
+
+void CuptiSession::register_pending(const std::shared_ptr<FlushWaiter>& scope) {
+    std::lock_guard lock(flush_mutex_);
+    std::erase_if(pending_, [](const std::weak_ptr<FlushWaiter>& w) { return w.expired(); });
+    pending_.push_back(scope);
+}
+
+void CuptiSession::serve(FlushWaiter& scope) {
+    std::lock_guard lock(flush_mutex_);
+    if (scope.flushed) return;
+    std::vector<std::shared_ptr<FlushWaiter>> waiting;
+    for (const std::weak_ptr<FlushWaiter>& w : pending_)
+        if (auto s = w.lock(); s && !s->flushed) waiting.push_back(std::move(s));
+    // Wait for the others' work only if this scope's own wait succeeds; one failing scope must not block the rest.
+    scope.wait_for_work();
+    std::vector<FlushWaiter*> ready{&scope};
+    for (const auto& s : waiting) {
+        if (s.get() == &scope) continue;
+        try {
+            s->wait_for_work();
+            ready.push_back(s.get());
+        } catch (...) {
+            // That scope fails on its own when it is read (it stays unflushed, so it waits again then).
+        }
+    }
+    flush();
+    for (FlushWaiter* s : ready) s->flushed = true;
+    std::erase_if(pending_, [](const std::weak_ptr<FlushWaiter>& w) {
+        auto s = w.lock();
+        return !s || s->flushed;
+    });
+}
+
+}  // namespace gpuchrono::cupti

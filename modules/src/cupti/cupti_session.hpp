@@ -1,0 +1,61 @@
+// The process's CUPTI set-up for KernelPolicy, made once, by the first KernelPolicy constructed (before any
+// scope starts, so none of its cost lands in an interval): load libcupti, subscribe to the launch APIs, register
+// the activity buffers, enable kernel, memcpy and memset records. Never undone: CUPTI cannot be unloaded
+// safely while its threads may still call back. Also the flush that pending scopes share. Internal.
+#pragma once
+
+#include "cupti_library.hpp"
+
+#include <gpuchrono/cupti/activity_store.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gpuchrono::cupti {
+
+// A scope whose records can be read once its GPU work has finished and a flush has run after that.
+class FlushWaiter {
+public:
+    virtual ~FlushWaiter() = default;
+    virtual void wait_for_work() = 0;  // blocks until the scope's work has finished on the GPU; may throw
+    bool flushed = false;              // guarded by the session's flush mutex
+};
+
+class CuptiSession {
+public:
+    // The session, set up on first call; nullptr if CUPTI cannot be used, with the reason in `why`.
+    static CuptiSession* get(std::string& why) noexcept;
+
+    const CuptiLibrary& library() const noexcept { return lib_; }
+    ActivityStore& store() noexcept { return store_; }
+
+    std::uint64_t timestamp() const;                  // cuptiGetTimestamp: the clock of the records
+    std::uint32_t stream_id(cudaStream_t stream) const;  // CUPTI's id of a stream (what records carry)
+
+    // Delivers every record of finished work (cuptiActivityFlushAll, forced). Throws TimerError on failure.
+    void flush();
+
+    // Lazy scopes: one flush for all of them. register_pending() adds a scope; serve(s) returns at once if s was
+    // flushed already, else waits for the work of every registered unflushed scope, flushes once, and marks
+    // them all flushed.
+    void register_pending(const std::shared_ptr<FlushWaiter>& scope);
+    void serve(FlushWaiter& scope);
+
+    std::size_t flushes() const noexcept { return flushes_; }
+
+private:
+    explicit CuptiSession(const CuptiLibrary& lib) : lib_(lib) {}
+
+    const CuptiLibrary& lib_;
+    ActivityStore store_;
+    std::mutex flush_mutex_;  // serve(): the pending scopes
+    std::mutex flushing_;     // flush(): one at a time (see flush())
+    std::vector<std::weak_ptr<FlushWaiter>> pending_;
+    std::size_t flushes_ = 0;
+};
+
+}  // namespace gpuchrono::cupti

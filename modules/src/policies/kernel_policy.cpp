@@ -1,0 +1,269 @@
+#include <gpuchrono/policies/kernel_policy.hpp>
+
+#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/cupti/activity_intervals.hpp>
+#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/policies/event_pool.hpp>
+
+#include "../cupti/cupti_session.hpp"
+#include "../cupti/launch_subscriber.hpp"
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpuchrono {
+
+namespace detail {
+
+// What a scope found once its records were read.
+struct KernelScopeResult {
+    Duration busy;
+    Duration span;
+    std::vector<KernelActivity> counted;
+    Findings found;
+};
+
+// One KernelPolicy interval: the launches its thread made while it ran, the store window that keeps their
+// records, and how to wait for its work. Shared by the policy and, in lazy mode, the pending Measurement.
+class KernelScope final : public cupti::FlushWaiter {
+public:
+    KernelScope(cupti::CuptiSession& session, cudaStream_t stream, int device, cupti::ScopeFilter filter)
+        : session_(session), stream_(stream), device_(device), filter_(filter) {}
+
+    ~KernelScope() override {
+        if (logging_) cupti::close_launch_log(&log_);
+        if (window_) session_.store().close_window(*window_);
+    }
+
+    KernelScope(const KernelScope&) = delete;
+    KernelScope& operator=(const KernelScope&) = delete;
+
+    void start() {
+        dropped_at_start_ = session_.store().dropped();
+        start_ns_ = session_.timestamp();
+        window_ = session_.store().open_window(start_ns_);
+        cupti::open_launch_log(&log_);
+        logging_ = true;
+    }
+
+    // Ends the attribution: launches after this are not the scope's.
+    void stop_logging() noexcept {
+        if (logging_) cupti::close_launch_log(&log_);
+        logging_ = false;
+    }
+
+    // Lazy stream mode: an event after the scope's work, waited for when the records are wanted.
+    void mark_end_of_work() {
+        stop_event_ = EventPool::instance().acquire(device_);
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop_event_.get(), stream_),
+                             "recording the KernelPolicy end-of-work event on device " + std::to_string(device_));
+    }
+
+    void wait_for_work() override {
+        RelaxedCaptureMode relaxed;  // another stream of this thread may capture; the wait concerns ours
+        if (stop_event_) {
+            GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(stop_event_.get()),
+                                 "waiting for the work of a KernelPolicy scope on device " + std::to_string(device_));
+        } else if (filter_.stream_only) {
+            GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream_),
+                                 "waiting for the timed stream of a KernelPolicy scope on device " + std::to_string(device_));
+        } else {
+            DeviceGuard on(device_);
+            GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(),
+                                 "waiting for device " + std::to_string(device_) + " (KernelPolicy, thread mode)");
+        }
+    }
+
+    // After the work finished and a flush ran: the scope's records and what they show. Computed once.
+    const KernelScopeResult& result(const CallSite& site) {
+        std::lock_guard lock(mutex_);
+        if (result_) return *result_;
+        cupti::ActivityStore& store = session_.store();
+        cupti::ActivityStore::Collected got = store.collect(log_.correlations, start_ns_);
+        const std::uint64_t dropped = store.dropped() - dropped_at_start_;
+        cupti::Attribution split = cupti::attribute(std::move(got.launched), filter_);
+
+        KernelScopeResult r;
+        r.busy = Duration::from_ns(static_cast<double>(cupti::busy_ns(split.counted)));
+        r.span = Duration::from_ns(static_cast<double>(cupti::span_ns(split.counted)));
+        r.found = findings(split, got.others, dropped);
+        detail::stamp_findings(r.found, site);
+        r.counted = std::move(split.counted);
+        result_ = std::move(r);
+        if (window_) store.close_window(*window_);  // its records are copied out; the store may drop them
+        window_.reset();
+        return *result_;
+    }
+
+    int device() const noexcept { return device_; }
+
+private:
+    Findings findings(const cupti::Attribution& split, const std::vector<KernelActivity>& others,
+                      std::uint64_t dropped) const {
+        Findings found;
+        const std::string where = filter_.stream_only ? "on the timed stream (CUPTI stream " + std::to_string(filter_.stream) +
+                                                            ", device " + std::to_string(filter_.device) + ")"
+                                                      : "by the scope's thread";
+        if (split.counted.empty()) {
+            std::string message = "KernelPolicy counted no GPU work launched " + where + " between start and stop (" +
+                                  std::to_string(log_.correlations.size()) + " launch calls seen)";
+            if (!split.elsewhere.empty())
+                message += "; the scope's thread launched on other streams: " + cupti::describe_activities(split.elsewhere);
+            found.push_back(make_finding(codes::kernel_no_activity, message + ": the duration is 0",
+                                         {{"launch_calls", static_cast<double>(log_.correlations.size())},
+                                          {"elsewhere", static_cast<double>(split.elsewhere.size())}}));
+        } else if (!split.elsewhere.empty()) {
+            found.push_back(make_finding(
+                codes::kernel_activity_elsewhere,
+                std::string(filter_.stream_only ? "the scope's thread also launched work on other streams or devices, not counted: "
+                                                : "counted work ran on another device than the timed stream's: ") +
+                    cupti::describe_activities(split.elsewhere),
+                {{"activities", static_cast<double>(split.elsewhere.size())}}));
+        }
+        if (dropped > 0)
+            found.push_back(make_finding(codes::kernel_records_dropped,
+                                         "CUPTI dropped " + std::to_string(dropped) +
+                                             " activity records while this scope ran (its buffers were full): the "
+                                             "activity list and the busy time may miss work",
+                                         {{"dropped_records", static_cast<double>(dropped)}}));
+        if (!split.counted.empty()) {
+            const std::vector<cupti::Overlap> overlaps = cupti::overlapping_work(split.counted, others);
+            if (!overlaps.empty()) {
+                std::uint64_t longest = overlaps.front().overlap_ns;
+                std::string list;
+                for (std::size_t i = 0; i < overlaps.size() && i < 4; ++i)
+                    list += (i ? ", " : "") + overlaps[i].name + " (stream " + std::to_string(overlaps[i].stream) + ", " +
+                            to_string(Duration::from_ns(static_cast<double>(overlaps[i].overlap_ns))) + " overlap)";
+                if (overlaps.size() > 4) list += " and " + std::to_string(overlaps.size() - 4) + " more";
+                found.push_back(make_finding(codes::concurrent_work_overlapped,
+                                             std::to_string(overlaps.size()) +
+                                                 " activities of other streams ran on the device while the scope's "
+                                                 "work ran, sharing its SMs and memory: " + list,
+                                             {{"overlapping_activities", static_cast<double>(overlaps.size())},
+                                              {"largest_overlap_ns", static_cast<double>(longest)}}));
+            }
+        }
+        return found;
+    }
+
+    cupti::CuptiSession& session_;
+    cudaStream_t stream_;
+    int device_;
+    cupti::ScopeFilter filter_;
+    cupti::LaunchLog log_;
+    bool logging_ = false;
+    std::optional<cupti::ActivityStore::Window> window_;
+    std::uint64_t start_ns_ = 0;
+    std::uint64_t dropped_at_start_ = 0;
+    EventLease stop_event_;
+    std::mutex mutex_;
+    std::optional<KernelScopeResult> result_;
+};
+
+}  // namespace detail
+
+namespace {
+
+cupti::CuptiSession* session_or(std::string& why) noexcept { return cupti::CuptiSession::get(why); }
+
+// A lazy scope's records, read when the Measurement is first resolved (one flush serves every pending scope).
+class PendingKernelInterval final : public detail::PendingInterval {
+public:
+    PendingKernelInterval(cupti::CuptiSession& session, std::shared_ptr<detail::KernelScope> scope, CallSite site)
+        : session_(session), scope_(std::move(scope)), site_(std::move(site)) {}
+
+    Duration resolve() override {
+        session_.serve(*scope_);
+        return scope_->result(site_).busy;
+    }
+    Findings take_findings() override { return scope_->result(site_).found; }
+    std::vector<KernelActivity> take_activities() override { return scope_->result(site_).counted; }
+    std::optional<Duration> take_span() override { return scope_->result(site_).span; }
+
+private:
+    cupti::CuptiSession& session_;
+    std::shared_ptr<detail::KernelScope> scope_;
+    CallSite site_;
+};
+
+}  // namespace
+
+KernelPolicy::KernelPolicy(cudaStream_t stream, Options options)
+    : stream_(stream), device_(stream_device(stream)), options_(options) {
+    std::string why;
+    cupti::CuptiSession* session = session_or(why);
+    if (!session) {
+        if (options_.if_unavailable == IfUnavailable::throw_error)
+            throw TimerError("gpuchrono: KernelPolicy needs CUPTI: " + why);
+        unavailable_ = why;
+        return;
+    }
+    stream_id_ = session->stream_id(stream_);
+}
+
+KernelPolicy::~KernelPolicy() = default;
+KernelPolicy::KernelPolicy(KernelPolicy&&) noexcept = default;
+KernelPolicy& KernelPolicy::operator=(KernelPolicy&&) noexcept = default;
+
+bool KernelPolicy::available() noexcept {
+    std::string why;
+    return session_or(why) != nullptr;
+}
+
+std::string KernelPolicy::unavailable_reason() {
+    std::string why;
+    (void)session_or(why);
+    return why;
+}
+
+void KernelPolicy::start() {
+    if (!unavailable_.empty()) return;
+    {
+        RelaxedCaptureMode relaxed;
+        if (stream_is_capturing(stream_))
+            throw TimerError(
+                "gpuchrono: KernelPolicy cannot time a stream that is being captured into a graph (nothing runs "
+                "until the graph is launched): time the cudaGraphLaunch instead, whose kernels KernelPolicy counts");
+    }
+    std::string why;
+    cupti::CuptiSession* session = session_or(why);  // set up in the constructor; this only fetches it
+    cupti::ScopeFilter filter{options_.count == Count::stream, stream_id_, device_};
+    scope_ = std::make_shared<detail::KernelScope>(*session, stream_, device_, filter);
+    scope_->start();
+}
+
+[[gnu::noinline]] Measurement KernelPolicy::stop() {
+    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
+    if (!unavailable_.empty()) {
+        Measurement m = Measurement::failure(name, "CUPTI is unavailable: " + unavailable_, device_);
+        handle_findings(m, {make_finding(codes::cupti_unavailable, "KernelPolicy measured nothing: " + unavailable_)}, site);
+        return m;
+    }
+    if (!scope_) throw TimerError("gpuchrono: KernelPolicy::stop() without start()");
+    scope_->stop_logging();
+    std::string why;
+    cupti::CuptiSession& session = *session_or(why);
+    std::shared_ptr<detail::KernelScope> scope = std::move(scope_);
+    if (!options_.wait_at_stop) {
+        if (options_.count == Count::stream) scope->mark_end_of_work();
+        session.register_pending(scope);
+        return Measurement::pending(name, std::make_shared<PendingKernelInterval>(session, std::move(scope), site), device_);
+    }
+    scope->wait_for_work();
+    session.flush();
+    scope->flushed = true;
+    const detail::KernelScopeResult& r = scope->result(site);
+    Measurement m = Measurement::completed(name, r.busy, device_);
+    m.set_activities(r.counted, r.span);
+    Findings found = r.found;
+    handle_findings(m, std::move(found), site);
+    return m;
+}
+
+}  // namespace gpuchrono

@@ -1,0 +1,284 @@
+// KernelPolicy on a GPU, against spins of known length D: what it counts (names, kinds, streams, graph nodes,
+// library kernels), what it leaves out (other streams, other threads), and what it reports. Only semantics that
+// hold under any slowdown are asserted: a spin lasts at least D, so its busy time is >= D.
+#include <boost/test/unit_test.hpp>
+
+#include "gpu_fixture.hpp"
+
+#include <cub_sum.hpp>
+#include <spin.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gpuchrono/core/device.hpp>
+
+import gpuchrono;
+
+using gpuchrono::Duration;
+using gpuchrono::KernelActivity;
+using gpuchrono::KernelPolicy;
+using gpuchrono::Measurement;
+using gpuchrono::ScopedTimer;
+namespace kernels = gpuchrono::kernels;
+
+namespace {
+
+// Needs CUPTI: its absence on a GPU machine is a failure with the reason, not a skip.
+struct CuptiStream : GpuStream {
+    gpuchrono::ScopedFindingReaction quiet{gpuchrono::Reaction::collect};  // the tests read the findings themselves
+    CuptiStream() {
+        BOOST_REQUIRE_MESSAGE(KernelPolicy::available(), "KernelPolicy unavailable: " << KernelPolicy::unavailable_reason());
+    }
+};
+
+bool has_finding(const Measurement& m, std::string_view code) {
+    return std::any_of(m.findings().begin(), m.findings().end(), [&](const gpuchrono::Finding& f) { return f.code == code; });
+}
+
+std::string names(const std::vector<KernelActivity>& a) {
+    std::string out;
+    for (const KernelActivity& k : a)
+        out += "\n  " + std::string(gpuchrono::to_string(k.kind)) + " " + k.name + " stream " + std::to_string(k.stream) +
+               " graph " + std::to_string(k.graph_id) + " corr " + std::to_string(k.correlation_id) + " " +
+               std::to_string(k.duration_ns()) + " ns";
+    return out;
+}
+
+cudaStream_t new_stream() {
+    cudaStream_t s = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a second stream");
+    return s;
+}
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(kernel_policy_gpu, CuptiStream)
+
+BOOST_AUTO_TEST_CASE(a_spin_reads_at_least_its_length_with_one_named_activity_on_the_timed_stream) {
+    for (Duration known : {Duration::from_us(1), Duration::from_us(10), Duration::from_us(100), Duration::from_ms(1)}) {
+        ScopedTimer<KernelPolicy> t(stream);
+        kernels::launch_spin(known, stream);
+        const Measurement& m = t.stop();
+        BOOST_REQUIRE((m.state() == Measurement::State::ok));
+        BOOST_TEST_MESSAGE("kernel policy: known " << known << ", busy " << m.duration() << ", bias "
+                                                   << (m.duration() - known) << names(m.activities()));
+        BOOST_TEST(m.policy() == "kernel");
+        BOOST_TEST(m.duration().ns() >= known.ns());
+        BOOST_TEST(m.duration().ns() < 2 * known.ns() + 1e6);
+        BOOST_REQUIRE(m.activities().size() == 1u);
+        const KernelActivity& a = m.activities()[0];
+        BOOST_TEST((a.kind == gpuchrono::ActivityKind::kernel));
+        BOOST_TEST(a.name.find("spin_kernel") != std::string::npos, a.name);
+        BOOST_TEST(a.stream == t.policy().stream_id());
+        BOOST_TEST(a.device == gpuchrono::stream_device(stream));
+        BOOST_TEST(a.grid[0] == 1u);
+        BOOST_TEST(a.block[0] == 32u);
+        BOOST_TEST(a.graph_id == 0u);
+        BOOST_TEST(m.span().has_value());
+        BOOST_TEST(m.span()->ns() == m.duration().ns());
+        BOOST_TEST(!has_finding(m, gpuchrono::codes::kernel_no_activity));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(busy_time_excludes_the_gaps_that_the_span_includes) {
+    const Duration known = Duration::from_us(100);
+    ScopedTimer<KernelPolicy> t(stream);
+    kernels::launch_spin(known, stream);
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "a host pause between the launches");
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    kernels::launch_spin(known, stream);
+    kernels::launch_spin(known, stream);
+    const Measurement& m = t.stop();
+    BOOST_REQUIRE(m.activities().size() == 3u);
+    BOOST_TEST(m.duration().ns() >= 3 * known.ns());
+    BOOST_TEST(m.span()->ns() >= m.duration().ns() + 2e6);  // the 2 ms pause is in the span only
+    BOOST_TEST(std::is_sorted(m.activities().begin(), m.activities().end(),
+                              [](const KernelActivity& a, const KernelActivity& b) { return a.start_ns < b.start_ns; }));
+}
+
+BOOST_AUTO_TEST_CASE(a_graph_launch_of_three_spins_gives_three_activities) {
+    const Duration known = Duration::from_us(50);
+    cudaStream_t capture = new_stream();
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal), "beginning the capture");
+    for (int i = 0; i < 3; ++i) kernels::launch_spin(known, capture);
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(capture, &graph), "ending the capture");
+    GPUCHRONO_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0), "instantiating the graph");
+    GPUCHRONO_CUDA_CHECK(cudaGraphLaunch(exec, stream), "warming the graph up");
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "warming the graph up");
+    for (KernelPolicy::Count count : {KernelPolicy::Count::stream, KernelPolicy::Count::thread}) {
+        ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = count});
+        GPUCHRONO_CUDA_CHECK(cudaGraphLaunch(exec, stream), "launching the graph");
+        const Measurement& m = t.stop();
+        BOOST_TEST_MESSAGE("graph, count " << (count == KernelPolicy::Count::stream ? "stream" : "thread") << ": busy "
+                                           << m.duration() << ", timed stream " << t.policy().stream_id()
+                                           << names(m.activities()));
+        BOOST_REQUIRE(m.activities().size() == 3u);
+        for (const KernelActivity& a : m.activities()) {
+            BOOST_TEST(a.name.find("spin_kernel") != std::string::npos);
+            BOOST_TEST(a.graph_id != 0u);
+            BOOST_TEST(a.correlation_id == m.activities()[0].correlation_id);  // all from the one cudaGraphLaunch
+        }
+        BOOST_TEST(m.duration().ns() >= 3 * known.ns());
+    }
+    (void)cudaGraphExecDestroy(exec);
+    (void)cudaGraphDestroy(graph);
+    (void)cudaStreamDestroy(capture);
+}
+
+BOOST_AUTO_TEST_CASE(a_library_call_shows_its_internal_kernels_by_name) {
+    kernels::CubSum sum(1 << 24);
+    sum.launch(stream);  // warm: CUB's kernels are loaded lazily
+    BOOST_REQUIRE(sum.result(stream) == double(1 << 24));
+    ScopedTimer<KernelPolicy> t(stream);
+    sum.launch(stream);
+    const Measurement& m = t.stop();
+    BOOST_TEST_MESSAGE("cub::DeviceReduce::Sum over 16M floats: busy " << m.duration() << names(m.activities()));
+    BOOST_REQUIRE(!m.activities().empty());
+    for (const KernelActivity& a : m.activities()) {
+        BOOST_TEST((a.kind == gpuchrono::ActivityKind::kernel));
+        BOOST_TEST(a.name.find("cub") != std::string::npos, a.name);
+        BOOST_TEST(a.name.find("Reduce") != std::string::npos, a.name);
+    }
+    BOOST_TEST(m.duration().ns() > 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(copies_and_sets_are_counted_with_their_kinds) {
+    void* a = nullptr;
+    void* b = nullptr;
+    const std::size_t bytes = 8u << 20;
+    GPUCHRONO_CUDA_CHECK(cudaMalloc(&a, bytes), "allocating a");
+    GPUCHRONO_CUDA_CHECK(cudaMalloc(&b, bytes), "allocating b");
+    ScopedTimer<KernelPolicy> t(stream);
+    GPUCHRONO_CUDA_CHECK(cudaMemsetAsync(a, 1, bytes, stream), "memset");
+    GPUCHRONO_CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream), "memcpy");
+    const Measurement& m = t.stop();
+    BOOST_TEST_MESSAGE("memset + memcpy of 8 MiB:" << names(m.activities()));
+    BOOST_REQUIRE(m.activities().size() == 2u);
+    BOOST_TEST((m.activities()[0].kind == gpuchrono::ActivityKind::memset));
+    BOOST_TEST((m.activities()[1].kind == gpuchrono::ActivityKind::memcpy));
+    BOOST_TEST(m.activities()[1].name == "memcpy DtoD");
+    BOOST_TEST(m.activities()[1].bytes == bytes);
+    (void)cudaFree(a);
+    (void)cudaFree(b);
+}
+
+BOOST_AUTO_TEST_CASE(work_on_another_stream_is_reported_not_counted_unless_the_thread_is_counted) {
+    cudaStream_t other = new_stream();
+    const Duration known = Duration::from_us(100);
+    {
+        ScopedTimer<KernelPolicy> t(stream);
+        kernels::launch_spin(known, other);
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(other), "waiting for the other stream");
+        const Measurement& m = t.stop();
+        BOOST_TEST(m.activities().empty());
+        BOOST_TEST(m.duration().ns() == 0.0);
+        BOOST_TEST(has_finding(m, gpuchrono::codes::kernel_no_activity));
+    }
+    {
+        ScopedTimer<KernelPolicy> t(stream);
+        kernels::launch_spin(known, stream);
+        kernels::launch_spin(known, other);
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(other), "waiting for the other stream");
+        const Measurement& m = t.stop();
+        BOOST_TEST(m.activities().size() == 1u);
+        BOOST_TEST(has_finding(m, gpuchrono::codes::kernel_activity_elsewhere));
+    }
+    {
+        ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = KernelPolicy::Count::thread});
+        kernels::launch_spin(known, other);
+        const Measurement& m = t.stop();  // thread mode waits for the device
+        BOOST_REQUIRE(m.activities().size() == 1u);
+        BOOST_TEST(m.duration().ns() >= known.ns());
+        BOOST_TEST(!has_finding(m, gpuchrono::codes::kernel_no_activity));
+    }
+    (void)cudaStreamDestroy(other);
+}
+
+BOOST_AUTO_TEST_CASE(kernels_of_other_streams_overlapping_the_scope_are_reported_by_name) {
+    cudaStream_t other = new_stream();
+    // Launched before the scope, on another stream: not the scope's, but running beside its kernel. Shorter than
+    // the scope's kernel, so it has finished (and its record is delivered) when the scope flushes.
+    kernels::launch_spin(Duration::from_us(300), other);
+    ScopedTimer<KernelPolicy> t(stream);
+    kernels::launch_spin(Duration::from_ms(2), stream);
+    const Measurement& m = t.stop();
+    BOOST_REQUIRE(m.activities().size() == 1u);
+    BOOST_REQUIRE(has_finding(m, gpuchrono::codes::concurrent_work_overlapped));
+    for (const gpuchrono::Finding& f : m.findings())
+        if (f.code == gpuchrono::codes::concurrent_work_overlapped) {
+            BOOST_TEST_MESSAGE(gpuchrono::to_string(f));
+            BOOST_TEST(f.message.find("spin_kernel") != std::string::npos);
+            BOOST_TEST(f.evidence_or("largest_overlap_ns", 0) > 0);
+        }
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(other), "draining the other stream");
+    (void)cudaStreamDestroy(other);
+}
+
+BOOST_AUTO_TEST_CASE(lazy_scopes_stay_pending_and_resolve_with_one_flush) {
+    const Duration known = Duration::from_us(50);
+    gpuchrono::Series series("kernel lazy");
+    for (int i = 0; i < 20; ++i) {
+        ScopedTimer<KernelPolicy> t(series, stream, KernelPolicy::Options{.wait_at_stop = false});
+        kernels::launch_spin(known, stream);
+    }
+    BOOST_REQUIRE(series.size() == 20u);
+    BOOST_TEST(series.measurements().back().pending());
+    const auto durations = series.durations();
+    BOOST_TEST(series.failed_count() == 0u);
+    for (Duration d : durations) BOOST_TEST(d.ns() >= known.ns());
+    for (const Measurement& m : series.measurements()) BOOST_TEST(m.activities().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(nested_scopes_both_count_the_inner_work) {
+    const Duration known = Duration::from_us(100);
+    ScopedTimer<KernelPolicy> outer(stream);
+    kernels::launch_spin(known, stream);
+    {
+        ScopedTimer<KernelPolicy> inner(stream);
+        kernels::launch_spin(known, stream);
+        BOOST_TEST(inner.stop().activities().size() == 1u);
+    }
+    const Measurement& m = outer.stop();
+    BOOST_TEST(m.activities().size() == 2u);
+    BOOST_TEST(m.duration().ns() >= 2 * known.ns());
+}
+
+BOOST_AUTO_TEST_CASE(two_threads_each_count_only_their_own_launches) {
+    const Duration known = Duration::from_us(200);
+    std::vector<std::size_t> counted(2);
+    std::vector<std::string> first_name(2);
+    auto work = [&](int id) {
+        cudaStream_t s = new_stream();
+        {
+            ScopedTimer<KernelPolicy> t(s, KernelPolicy::Options{.count = KernelPolicy::Count::thread});
+            for (int i = 0; i <= id; ++i) kernels::launch_spin(known, s);  // thread 0: one spin, thread 1: two
+            counted[id] = t.stop().activities().size();
+        }
+        (void)cudaStreamDestroy(s);
+    };
+    std::thread a(work, 0), b(work, 1);
+    a.join();
+    b.join();
+    BOOST_TEST(counted[0] == 1u);
+    BOOST_TEST(counted[1] == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_capturing_stream_is_refused) {
+    cudaStream_t capture = new_stream();
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal), "beginning the capture");
+    BOOST_CHECK_THROW(ScopedTimer<KernelPolicy> t(capture), gpuchrono::TimerError);
+    cudaGraph_t graph = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(capture, &graph), "ending the capture");
+    (void)cudaGraphDestroy(graph);
+    (void)cudaStreamDestroy(capture);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,230 @@
+// KernelPolicy's attribution and interval logic on made-up activity records: no CUPTI, no GPU.
+#include <boost/test/unit_test.hpp>
+
+#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/cupti/activity_intervals.hpp>
+#include <gpuchrono/cupti/activity_store.hpp>
+#include <gpuchrono/report/chrome_trace.hpp>
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/text_report.hpp>
+
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+import gpuchrono;
+
+using gpuchrono::ActivityKind;
+using gpuchrono::KernelActivity;
+namespace cupti = gpuchrono::cupti;
+
+namespace {
+
+KernelActivity record(std::string name, std::uint64_t start, std::uint64_t end, std::uint32_t correlation,
+                      std::uint32_t stream = 7, int device = 0) {
+    KernelActivity a;
+    a.kind = ActivityKind::kernel;
+    a.name = std::move(name);
+    a.start_ns = start;
+    a.end_ns = end;
+    a.correlation_id = correlation;
+    a.stream = stream;
+    a.device = device;
+    return a;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(kernel_policy)
+
+BOOST_AUTO_TEST_CASE(busy_time_is_the_union_and_span_runs_first_start_to_last_end) {
+    // Two overlapping kernels (100..300, 200..400), one nested in the first (120..150), one after a gap (500..600).
+    const std::vector<KernelActivity> r = {record("a", 100, 300, 1), record("b", 200, 400, 2),
+                                           record("nested", 120, 150, 3), record("later", 500, 600, 4)};
+    BOOST_TEST(cupti::busy_ns(r) == 400u);  // 100..400 and 500..600
+    BOOST_TEST(cupti::span_ns(r) == 500u);  // 100..600
+    BOOST_TEST(cupti::busy_ns({}) == 0u);
+    BOOST_TEST(cupti::span_ns({}) == 0u);
+    // Back to back intervals touch, and count once.
+    const std::vector<KernelActivity> touching = {record("x", 0, 10, 1), record("y", 10, 30, 2)};
+    BOOST_TEST(cupti::busy_ns(touching) == 30u);
+}
+
+BOOST_AUTO_TEST_CASE(an_activity_that_ends_before_it_starts_adds_no_time) {
+    const std::vector<KernelActivity> r = {record("broken", 500, 400, 1), record("ok", 1000, 1100, 2)};
+    BOOST_TEST(cupti::busy_ns(r) == 100u);
+    BOOST_TEST(r[0].duration_ns() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(stream_mode_counts_the_timed_stream_and_lists_the_rest) {
+    std::vector<KernelActivity> launched = {record("mine", 100, 200, 1, 7), record("other stream", 150, 300, 2, 9),
+                                            record("mine too", 300, 350, 3, 7), record("other device", 100, 200, 4, 7, 1)};
+    const cupti::Attribution a = cupti::attribute(launched, cupti::ScopeFilter{true, 7, 0});
+    BOOST_REQUIRE(a.counted.size() == 2u);
+    BOOST_TEST(a.counted[0].name == "mine");
+    BOOST_TEST(a.counted[1].name == "mine too");
+    BOOST_REQUIRE(a.elsewhere.size() == 2u);
+    BOOST_TEST(cupti::busy_ns(a.counted) == 150u);
+    BOOST_TEST(cupti::describe_activities(a.elsewhere).find("other stream x1 (device 0, stream 9)") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(thread_mode_counts_every_stream_and_flags_another_device) {
+    std::vector<KernelActivity> launched = {record("s7", 100, 200, 1, 7), record("s9", 150, 300, 2, 9),
+                                            record("device 1", 400, 500, 3, 4, 1)};
+    const cupti::Attribution a = cupti::attribute(launched, cupti::ScopeFilter{false, 7, 0});
+    BOOST_TEST(a.counted.size() == 3u);
+    BOOST_REQUIRE(a.elsewhere.size() == 1u);
+    BOOST_TEST(a.elsewhere[0].name == "device 1");
+    BOOST_TEST(cupti::busy_ns(a.counted) == 300u);  // 100..300 and 400..500
+}
+
+BOOST_AUTO_TEST_CASE(overlap_with_other_streams_is_measured_against_the_busy_intervals_on_the_same_device) {
+    const std::vector<KernelActivity> mine = {record("mine", 100, 200, 1, 7), record("mine 2", 300, 400, 2, 7)};
+    const std::vector<KernelActivity> others = {
+        record("across the gap", 150, 350, 10, 9),  // 50 + 50 shared, 100 in the gap between mine
+        record("before", 0, 90, 11, 9),              // no overlap
+        record("inside", 310, 320, 12, 9),           // 10
+        record("other device", 100, 400, 13, 9, 1),  // another device: not sharing SMs with mine
+        record("mine again", 100, 200, 1, 7),        // one of mine (same correlation id): not "other"
+    };
+    const std::vector<cupti::Overlap> o = cupti::overlapping_work(mine, others);
+    BOOST_REQUIRE(o.size() == 2u);
+    BOOST_TEST(o[0].name == "across the gap");
+    BOOST_TEST(o[0].overlap_ns == 100u);
+    BOOST_TEST(o[0].stream == 9u);
+    BOOST_TEST(o[1].name == "inside");
+    BOOST_TEST(o[1].overlap_ns == 10u);
+    BOOST_TEST(cupti::overlapping_work({}, others).empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_store_keeps_records_that_arrive_after_stop_until_the_scope_collects) {
+    cupti::ActivityStore store;
+    const auto w = store.open_window(1000);
+    // The scope stopped; CUPTI delivers later, out of order, in two buffers.
+    store.add({record("second", 1500, 1600, 2)});
+    store.add({record("first", 1100, 1400, 1), record("someone else's", 1200, 1300, 99, 9)});
+    const std::vector<std::uint32_t> mine = {1, 2};
+    const cupti::ActivityStore::Collected got = store.collect(mine, 1000);
+    BOOST_TEST(got.launched.size() == 2u);
+    BOOST_REQUIRE(got.others.size() == 1u);
+    BOOST_TEST(got.others[0].name == "someone else's");
+    store.close_window(w);
+    BOOST_TEST(store.size() == 0u);  // no scope wants anything now
+}
+
+BOOST_AUTO_TEST_CASE(with_no_scope_open_arriving_records_are_dropped_at_once) {
+    cupti::ActivityStore store;
+    store.add({record("nobody's", 100, 200, 1)});
+    BOOST_TEST(store.size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(records_ending_before_every_open_window_are_pruned) {
+    cupti::ActivityStore store;
+    const auto early = store.open_window(100);
+    const auto late = store.open_window(1000);
+    store.add({record("old", 150, 200, 1), record("new", 1100, 1200, 2)});
+    BOOST_TEST(store.size() == 2u);  // the early window still wants "old"
+    store.close_window(early);
+    BOOST_TEST(store.size() == 1u);
+    store.close_window(late);
+    BOOST_TEST(store.size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(nested_scopes_share_records) {
+    cupti::ActivityStore store;
+    const auto outer = store.open_window(0);
+    const auto inner = store.open_window(100);
+    store.add({record("before inner", 10, 50, 1), record("in both", 150, 250, 2)});
+    const std::vector<std::uint32_t> inner_ids = {2}, outer_ids = {1, 2};
+    BOOST_TEST(store.collect(inner_ids, 100).launched.size() == 1u);
+    store.close_window(inner);
+    const auto got = store.collect(outer_ids, 0);
+    BOOST_TEST(got.launched.size() == 2u);
+    BOOST_TEST(cupti::busy_ns(got.launched) == 140u);
+    store.close_window(outer);
+}
+
+BOOST_AUTO_TEST_CASE(two_threads_collect_their_own_launches_while_records_arrive_from_a_third) {
+    cupti::ActivityStore store;
+    const auto w1 = store.open_window(0);
+    const auto w2 = store.open_window(0);
+    std::thread cupti_thread([&] {
+        for (std::uint32_t i = 0; i < 1000; ++i)
+            store.add({record(i % 2 ? "odd" : "even", 10 * i, 10 * i + 5, i, i % 2 ? 9 : 7)});
+    });
+    cupti_thread.join();
+    std::vector<std::uint32_t> even, odd;
+    for (std::uint32_t i = 0; i < 1000; ++i) (i % 2 ? odd : even).push_back(i);
+    std::vector<KernelActivity> got_even, got_odd;
+    std::thread a([&] { got_even = store.collect(even, 0).launched; });
+    std::thread b([&] { got_odd = store.collect(odd, 0).launched; });
+    a.join();
+    b.join();
+    BOOST_TEST(got_even.size() == 500u);
+    BOOST_TEST(got_odd.size() == 500u);
+    for (const KernelActivity& r : got_even) BOOST_TEST(r.name == "even");
+    BOOST_TEST(cupti::busy_ns(got_odd) == 2500u);
+    store.close_window(w1);
+    store.close_window(w2);
+}
+
+BOOST_AUTO_TEST_CASE(dropped_records_are_counted) {
+    cupti::ActivityStore store;
+    BOOST_TEST(store.dropped() == 0u);
+    store.add_dropped(3);
+    store.add_dropped(4);
+    BOOST_TEST(store.dropped() == 7u);
+}
+
+BOOST_AUTO_TEST_CASE(measurements_carry_activities_and_span) {
+    gpuchrono::Measurement m = gpuchrono::Measurement::completed("kernel", gpuchrono::Duration::from_ns(400), 0);
+    BOOST_TEST(m.activities().empty());
+    BOOST_TEST(!m.span().has_value());
+    m.set_activities({record("a", 100, 300, 1), record("b", 400, 600, 2)}, gpuchrono::Duration::from_ns(500));
+    BOOST_TEST(m.activities().size() == 2u);
+    BOOST_TEST(m.span()->ns() == 500.0);
+}
+
+BOOST_AUTO_TEST_CASE(the_cupti_codes_are_catalogued) {
+    for (std::string_view code : {gpuchrono::codes::kernel_no_activity, gpuchrono::codes::kernel_activity_elsewhere,
+                                  gpuchrono::codes::kernel_records_dropped, gpuchrono::codes::concurrent_work_overlapped,
+                                  gpuchrono::codes::cupti_unavailable}) {
+        const gpuchrono::FindingKind* kind = gpuchrono::find_finding_kind(code);
+        BOOST_REQUIRE(kind != nullptr);
+    }
+    BOOST_TEST(gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_overlapped)->pitfall_row == 9);
+}
+
+BOOST_AUTO_TEST_CASE(reports_list_activities_in_a_table_and_as_trace_slices_per_stream) {
+    gpuchrono::report::Report r = gpuchrono::report::new_report();
+    gpuchrono::report::Experiment e;
+    e.id = "kernels";
+    e.activities = {record("reduce<float>", 1000, 3000, 1, 7), record("reduce<float>", 4000, 5000, 2, 7),
+                    record("tail", 5000, 5500, 3, 9)};
+    e.activities[2].kind = ActivityKind::memcpy;
+    r.experiments.push_back(e);
+    const std::string text = gpuchrono::report::render_text(r);
+    BOOST_TEST(text.find("GPU activities") != std::string::npos);
+    // One row per (kind, name): reduce<float> twice, total 3.00 us, median 1.50 us.
+    const auto row = text.find("reduce<float>");
+    BOOST_REQUIRE(row != std::string::npos);
+    const std::string line = text.substr(row, text.find('\n', row) - row);
+    BOOST_TEST(line.find(" 2 ") != std::string::npos, line);
+    BOOST_TEST(line.find("3.00") != std::string::npos, line);
+    BOOST_TEST(line.find("1.50") != std::string::npos, line);
+    const std::string trace = gpuchrono::report::render_chrome_trace(r);
+    BOOST_TEST(trace.find("GPU 0 activities") != std::string::npos);
+    BOOST_TEST(trace.find("stream 9") != std::string::npos, trace.substr(0, 600));
+    BOOST_TEST(trace.find("\"tail\"") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(available_answers_without_throwing) {
+    bool answer = false;
+    BOOST_CHECK_NO_THROW(answer = gpuchrono::KernelPolicy::available());
+    const std::string why = gpuchrono::KernelPolicy::unavailable_reason();
+    BOOST_TEST(answer == why.empty());
+    BOOST_TEST_MESSAGE("KernelPolicy::available() = " << answer << (why.empty() ? "" : ": " + why));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,238 @@
+// measure() and compare() on a GPU: what each method measured relative to a spin kernel of known length D,
+// that the record says which method ran and why sampling stopped, that the sample count obeys the options,
+// that a callable that cannot be captured is refused (and automatic falls back to events), and that an
+// unconverged run says so. Speed and bias figures are bench/measure_compare's business, not asserted here.
+#include <boost/test/unit_test.hpp>
+
+#include <gpuchrono/measure/measure.hpp>  // kernel_method_available: a question for tests and benchmarks
+#include <gpuchrono/report/report.hpp>    // report::Sweep (not exported: sweep() returns it)
+
+#include "gpu_fixture.hpp"
+
+#include <gpuchrono/report/report.hpp>  // report::Sweep, what sweep() fills (internal model)
+
+#include <spin.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+import gpuchrono;
+
+using gpuchrono::Duration;
+namespace kernels = gpuchrono::kernels;
+
+namespace {
+
+const Duration spin_length = Duration::from_us(20);
+
+bool has_finding(const gpuchrono::Series& s, std::string_view code) {
+    for (const gpuchrono::Finding& f : s.findings())
+        if (f.code == code) return true;
+    return false;
+}
+
+gpuchrono::Duration median_of(const gpuchrono::Series& s) { return Duration::from_ns(s.measure_record()->interval.median_ns); }
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(measure_gpu, GpuStream)
+
+BOOST_AUTO_TEST_CASE(each_method_measures_at_least_the_spin_and_says_which_it_was) {
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    std::vector<gpuchrono::Method> methods{gpuchrono::Method::graph, gpuchrono::Method::event, gpuchrono::Method::host};
+    if (gpuchrono::kernel_method_available()) methods.insert(methods.begin(), gpuchrono::Method::kernel);
+    else BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
+    for (const auto method : methods) {
+        gpuchrono::MeasureOptions o;
+        o.method = method;
+        o.min_samples = 12;
+        o.max_time = Duration::from_ms(500);
+        const gpuchrono::Series s =
+            gpuchrono::measure("spin", stream, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+        const gpuchrono::MeasureRecord& r = *s.measure_record();
+        const Duration median = median_of(s);
+        BOOST_TEST_MESSAGE(gpuchrono::to_string(method) << ": median " << median << " for a " << spin_length << " spin; "
+                                                        << gpuchrono::to_string(r));
+        BOOST_TEST((r.method == method));
+        BOOST_TEST(s.measurements().front().policy() == gpuchrono::to_string(method));
+        BOOST_TEST(s.size() >= o.min_samples);
+        BOOST_TEST(s.size() == r.interval.samples + r.excluded);
+        BOOST_TEST(s.durations().size() == r.interval.samples);
+        const bool gpu_timed = method == gpuchrono::Method::graph || method == gpuchrono::Method::kernel;
+        BOOST_TEST(median.ns() >= spin_length.ns() - (gpu_timed ? 32.0 : event_resolution_ns));
+        BOOST_TEST(median.ns() < 2 * spin_length.ns());
+        BOOST_TEST(r.interval.low_ns <= r.interval.median_ns);
+        BOOST_TEST(r.interval.median_ns <= r.interval.high_ns);
+        BOOST_TEST(r.warmup.calls >= 2u);
+        BOOST_TEST(!r.warmup.ended.empty());
+        if (method == gpuchrono::Method::graph) {
+            BOOST_TEST(r.calls_per_sample >= 64u);  // at least 64 calls share a replay's start
+        } else {
+            BOOST_TEST(r.calls_per_sample == 1u);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(graph_per_call_time_holds_every_call_of_the_replay) {
+    // 20 calls of a 5 us spin per replay: each per-call time is at least the spin.
+    gpuchrono::MeasureOptions o;
+    o.method = gpuchrono::Method::graph;
+    o.calls_per_graph = 20;
+    int launches = 0;
+    const gpuchrono::Series s = gpuchrono::measure("spin 5 us", stream, [&](cudaStream_t st) {
+        ++launches;
+        kernels::launch_spin(Duration::from_us(5), st);
+    }, o);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST(r.calls_per_sample == 20u);
+    // Captured once: the callable ran for the warm-up and N more times, never per replay.
+    BOOST_TEST(static_cast<std::size_t>(launches) == r.warmup.calls + r.calls_per_sample);
+    for (const Duration d : s.durations()) BOOST_TEST(d.ns() >= 5000.0 - 32.0);
+    // By default a replay holds at least 64 calls of a short kernel.
+    o.calls_per_graph = 0;
+    const gpuchrono::Series d =
+        gpuchrono::measure("spin 5 us", stream, [](cudaStream_t st) { kernels::launch_spin(Duration::from_us(5), st); }, o);
+    BOOST_TEST(d.measure_record()->calls_per_sample >= 64u);
+}
+
+BOOST_AUTO_TEST_CASE(automatic_records_its_choice) {
+    const gpuchrono::Series s =
+        gpuchrono::measure("spin", stream, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); });
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST((r.method == gpuchrono::Method::graph || r.method == gpuchrono::Method::kernel));
+    BOOST_TEST(r.method_note.find("automatic") != std::string::npos, r.method_note);
+}
+
+BOOST_AUTO_TEST_CASE(a_callable_that_cannot_be_captured_is_refused_naming_the_cuda_error) {
+    const auto synchronising = [](cudaStream_t st) {
+        kernels::launch_spin(Duration::from_us(2), st);
+        (void)cudaStreamSynchronize(st);  // not allowed while the stream is captured
+    };
+    gpuchrono::MeasureOptions graph;
+    graph.method = gpuchrono::Method::graph;
+    std::string message;
+    try {
+        gpuchrono::measure("synchronising", stream, synchronising, graph);
+    } catch (const gpuchrono::CudaError& e) {
+        message = e.what();
+    }
+    BOOST_TEST_MESSAGE("refusal: " << message);
+    BOOST_TEST(message.find("cannot be captured") != std::string::npos, message);
+    BOOST_TEST(message.find("cudaError") != std::string::npos, message);
+    BOOST_TEST(message.find("Method::event") != std::string::npos, message);
+    // The stream is usable afterwards, and automatic takes the kernel method (which needs no capture) or, without
+    // CUPTI, falls back to events, saying why.
+    const gpuchrono::Series s = gpuchrono::measure("synchronising", stream, synchronising);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST_MESSAGE("automatic: " << r.method_note);
+    if (r.method != gpuchrono::Method::kernel) {
+        BOOST_TEST((r.method == gpuchrono::Method::event));
+        BOOST_TEST(r.method_note.find("graph refused") != std::string::npos, r.method_note);
+    }
+    // Graph refused explicitly for the same callable, events accept it.
+    gpuchrono::MeasureOptions event;
+    event.method = gpuchrono::Method::event;
+    BOOST_TEST((gpuchrono::measure("synchronising", stream, synchronising, event).measure_record()->method ==
+                gpuchrono::Method::event));
+}
+
+BOOST_AUTO_TEST_CASE(a_callable_launching_elsewhere_is_refused_for_graphs) {
+    GpuStream other;
+    gpuchrono::MeasureOptions graph;
+    graph.method = gpuchrono::Method::graph;
+    BOOST_CHECK_EXCEPTION(
+        gpuchrono::measure("elsewhere", stream, [&](cudaStream_t) { kernels::launch_spin(Duration::from_us(2), other.stream); }, graph),
+        std::invalid_argument, [](const std::invalid_argument& e) {
+            return std::string(e.what()).find("recorded no work") != std::string::npos;
+        });
+}
+
+BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
+    gpuchrono::MeasureOptions o;
+    o.method = gpuchrono::Method::graph;
+    o.cache = gpuchrono::CacheState::cold;
+    const gpuchrono::Series s =
+        gpuchrono::measure("spin cold", stream, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST((r.cache == gpuchrono::CacheState::cold));
+    BOOST_TEST(r.calls_per_sample == 1u);
+    // A flush of twice the L2 takes tens of microseconds: inside the interval the spin would read far more.
+    BOOST_TEST(median_of(s).ns() >= spin_length.ns() - event_resolution_ns);
+    BOOST_TEST(median_of(s).ns() < spin_length.ns() + 10000.0);
+}
+
+BOOST_AUTO_TEST_CASE(an_unreachable_target_stops_at_the_budget_and_says_so) {
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    gpuchrono::MeasureOptions o;
+    o.method = gpuchrono::Method::host;
+    o.target_relative_width = 1e-12;
+    o.max_samples = 15;
+    gpuchrono::Series s =
+        gpuchrono::measure("unreachable", stream, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+    BOOST_TEST(s.size() == 15u);
+    BOOST_TEST(gpuchrono::to_string(s.measure_record()->stop_reason) == std::string("max-samples"));
+    BOOST_TEST(has_finding(s, gpuchrono::codes::did_not_converge));
+    o.max_samples = 100000;
+    o.max_time = Duration::from_ms(30);
+    s = gpuchrono::measure("unreachable", stream, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+    BOOST_TEST(gpuchrono::to_string(s.measure_record()->stop_reason) == std::string("max-time"));
+    BOOST_TEST(s.measure_record()->sampling_time.ns() >= 30e6);
+    BOOST_TEST(has_finding(s, gpuchrono::codes::did_not_converge));
+}
+
+BOOST_AUTO_TEST_CASE(series_set_overload_refuses_to_mix_runs) {
+    gpuchrono::SeriesSet set;
+    gpuchrono::Series& s = gpuchrono::measure(set, "spin", stream, [&] { kernels::launch_spin(spin_length, stream); });
+    BOOST_TEST(set.at("spin").size() == s.size());
+    BOOST_TEST(s.measure_record() != nullptr);
+    BOOST_CHECK_THROW(gpuchrono::measure(set, "spin", stream, [&] { kernels::launch_spin(spin_length, stream); }),
+                      std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(throughput_and_sweep) {
+    gpuchrono::MeasureOptions o;
+    o.bytes_read = 1 << 20;
+    o.items = 1000;
+    const gpuchrono::Series s =
+        gpuchrono::measure("spin", stream, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST(r.peak_bytes_per_second > 1e11);  // any GPU of the last decade
+    BOOST_TEST(r.bytes_per_second() == (1 << 20) / (r.interval.median_ns * 1e-9), boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(gpuchrono::to_string(r).find("GB/s peak") != std::string::npos, gpuchrono::to_string(r));
+
+    gpuchrono::SeriesSet set;
+    const std::vector<int> lengths_us{5, 10, 20};
+    const gpuchrono::report::Sweep sw = gpuchrono::sweep(
+        "spin", stream, lengths_us, [](int us, cudaStream_t st) { kernels::launch_spin(Duration::from_us(us), st); },
+        {.title = {}, .x_label = "spin length (us)", .x_scale = "linear", .measure = {}}, &set);
+    BOOST_TEST(sw.curves.size() == 1u);
+    BOOST_TEST(sw.curves[0].points.size() == 3u);
+    BOOST_TEST(set.size() == 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const auto& p = sw.curves[0].points[i];
+        BOOST_TEST(p.x == lengths_us[i]);
+        BOOST_TEST(p.y >= lengths_us[i] * 1000.0 - 32.0);
+        BOOST_TEST(p.low <= p.y);
+        BOOST_TEST(p.y <= p.high);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(compare_tells_a_longer_spin_from_a_shorter_one) {
+    const auto spin = [&](Duration d) {
+        return gpuchrono::measure("spin", stream, [d](cudaStream_t st) { kernels::launch_spin(d, st); });
+    };
+    const gpuchrono::Series a = spin(Duration::from_us(20));
+    const gpuchrono::Series b = spin(Duration::from_us(30));
+    const gpuchrono::Comparison c = gpuchrono::compare(a, b);
+    BOOST_TEST_MESSAGE(c.reason);
+    BOOST_TEST((c.verdict == gpuchrono::Verdict::slower));
+    BOOST_TEST(c.change > 0.3);   // 10 us more on about 21 us
+    BOOST_TEST(c.change < 0.6);
+    BOOST_TEST((gpuchrono::compare(b, a).verdict == gpuchrono::Verdict::faster));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
