@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "gpu_fixture.hpp"
+#include <gpuchrono/report/report.hpp>  // Sweep (not exported by the module)
 
 #include <spin.hpp>
 

@@ -4,6 +4,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/nvtx/nvtx_range.hpp>  // detail::parse_nvtx_setting (internal, not exported)
+#include <gpuchrono/checks/finding_catalog.hpp>   // make_finding (internal)
+#include <gpuchrono/checks/finding_reaction.hpp>  // CallSite, handle_findings (internal)
 
 #include "nvtx_recorder.hpp"
 #include "scripted_policy.hpp"
