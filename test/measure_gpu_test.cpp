@@ -8,6 +8,7 @@
 #include <gpuchrono/report/report.hpp>    // report::Sweep (not exported: sweep() returns it)
 
 #include "gpu_fixture.hpp"
+#include <gpuchrono/report/report.hpp>  // Sweep (not exported by the module)
 
 #include <gpuchrono/report/report.hpp>  // report::Sweep, what sweep() fills (internal model)
 

@@ -25,11 +25,16 @@ BOOST_AUTO_TEST_CASE(four_threads_account_for_every_scope_of_every_policy) {
     for (const std::string& e : r.thread_errors) BOOST_ERROR("a stress thread stopped: " << e);
     for (std::size_t k = 0; k < stress::kind_count; ++k) {
         const stress::Tally& t = r.tallies[k];
+        if (!r.ran[k]) {  // KernelPolicy without CUPTI (another tool holds it): said, not silently passed
+            BOOST_TEST_MESSAGE(stress::kind_names[k] << ": not run: " << r.kernel_unavailable);
+            BOOST_TEST(t.ok + t.failed == 0u);
+            continue;
+        }
         BOOST_TEST_MESSAGE(stress::kind_names[k] << ": ok " << t.ok << ", failed " << t.failed << ", out of range "
                                                  << t.out_of_range);
         for (const auto& [why, n] : t.reasons) BOOST_TEST_MESSAGE("    failed x" << n << ": " << why);
         for (const auto& e : t.out_of_range_examples) BOOST_TEST_MESSAGE("    out of range: " << e);
-        BOOST_TEST(t.ok + t.failed == r.expected_per_kind, stress::kind_names[k]);  // none lost, none counted twice
+        BOOST_TEST(t.ok + t.failed == r.expected(k), stress::kind_names[k]);  // none lost, none counted twice
         BOOST_TEST(t.failed == 0u, stress::kind_names[k]);  // a healthy GPU: every scope measures
         BOOST_TEST(t.out_of_range == 0u, stress::kind_names[k]);
     }

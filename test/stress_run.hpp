@@ -17,6 +17,7 @@
 #include <gpuchrono/policies/device_clock_policy.hpp>
 #include <gpuchrono/policies/event_policy.hpp>
 #include <gpuchrono/policies/host_sync_policy.hpp>
+#include <gpuchrono/policies/kernel_policy.hpp>
 
 #include <spin.hpp>
 
@@ -45,9 +46,11 @@ using gpuchrono::Duration;
 using gpuchrono::Measurement;
 
 // The kinds of scope each iteration runs, one of each. event-lazy is EventPolicy with wait_at_stop = false,
-// resolved up to `lazy_window` scopes later.
-enum Kind : std::size_t { host_sync, event, event_lazy, device_clock, kind_count };
-inline constexpr std::array<const char*, kind_count> kind_names = {"host-sync", "event", "event-lazy", "device-clock"};
+// resolved up to `lazy_window` scopes later. kernel (KernelPolicy, CUPTI) runs only where CUPTI can be set up:
+// under compute-sanitizer or another CUPTI tool it cannot, and the kind is reported as not run, with why.
+enum Kind : std::size_t { host_sync, event, event_lazy, device_clock, kernel, kind_count };
+inline constexpr std::array<const char*, kind_count> kind_names = {"host-sync", "event", "event-lazy", "device-clock",
+                                                                   "kernel"};
 
 struct Config {
     int threads = 16;
@@ -74,6 +77,8 @@ struct Memory {
 
 struct Result {
     std::size_t expected_per_kind = 0;
+    std::array<bool, kind_count> ran{};  // kinds that ran (kernel needs CUPTI)
+    std::string kernel_unavailable;      // why KernelPolicy did not run, if it did not
     std::array<Tally, kind_count> tallies;
     Memory after_warm_up;
     Memory at_end;
@@ -81,9 +86,10 @@ struct Result {
     int devices = 0;
     std::vector<std::string> thread_errors;  // a thread that stopped early, and why
 
+    std::size_t expected(std::size_t kind) const { return ran[kind] ? expected_per_kind : 0; }
     std::size_t lost(std::size_t kind) const {
         const Tally& t = tallies[kind];
-        return expected_per_kind - std::min(expected_per_kind, t.ok + t.failed);
+        return expected(kind) - std::min(expected(kind), t.ok + t.failed);
     }
 };
 
@@ -120,6 +126,11 @@ public:
         gpuchrono::set_finding_reaction(gpuchrono::Reaction::collect);  // findings stay in the measurements
         result_.devices = gpuchrono::device_count();
         result_.expected_per_kind = static_cast<std::size_t>(config_.threads) * config_.iterations;
+        result_.ran.fill(true);
+        if (!gpuchrono::KernelPolicy::available()) {
+            result_.ran[kernel] = false;
+            result_.kernel_unavailable = gpuchrono::KernelPolicy::unavailable_reason();
+        }
         started_ = std::chrono::steady_clock::now();
         std::vector<std::thread> threads;
         for (int t = 0; t < config_.threads; ++t) threads.emplace_back([this, t] { thread_main(t); });
@@ -144,6 +155,8 @@ private:
             return;
         }
         const Duration d = m.duration();
+        // Events resolve about 0.5 us (CUDA Runtime API docs); CUPTI's and the host's readings cannot fall short
+        // of the spin, nor can the device clock's (all read after the spin's own start and end).
         const double lower = kind == event || kind == event_lazy ? config_.spin.ns() - 500.0 : config_.spin.ns();
         if (!(d.ns() >= lower) || !(d < elapsed())) {
             ++t.out_of_range;
@@ -218,6 +231,7 @@ private:
                 one_scope<gpuchrono::EventPolicy>(local, event, stream);
                 lazy_scope(local, stream, window);
                 one_scope<gpuchrono::DeviceClockPolicy>(local, device_clock, stream);
+                if (result_.ran[kernel]) one_scope<gpuchrono::KernelPolicy>(local, kernel, stream);
             }
             for (; !window.empty(); window.pop_front()) account(local, event_lazy, window.front());
         } catch (const std::exception& e) {
