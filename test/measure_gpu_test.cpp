@@ -10,6 +10,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <gpuchrono/report/report.hpp>  // report::Sweep, what sweep() returns (not exported)
+
 #include <cmath>
 #include <stdexcept>
 #include <string>

@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/boost_test.hpp>
+#include <gpuchrono/checks/finding_catalog.hpp>  // make_finding (internal, not exported)
 
 #include <string>
 
@@ -75,8 +76,9 @@ BOOST_AUTO_TEST_CASE(no_findings_lists_info_findings_without_failing) {
     BOOST_TEST(r.passed);
     BOOST_TEST(r.message ==
                "series \"legacy\" (13 measurements): no warning-level finding; info:\n"
-               "  info [legacy-default-stream] the timed stream is stream 0 (1 of 13 measurements). Fix: time on a "
-               "stream created with cudaStreamNonBlocking, or on cudaStreamPerThread (at a.cpp:7)");
+               "  info [legacy-default-stream] the timed stream is stream 0 (1 of 13 measurements). Fix: " +
+                   std::string(gpuchrono::find_finding_kind(gpuchrono::codes::legacy_default_stream)->fix) +
+                   " (at a.cpp:7)");
 }
 
 BOOST_AUTO_TEST_CASE(no_findings_fails_on_what_only_the_whole_series_shows) {
