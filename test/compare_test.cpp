@@ -348,6 +348,18 @@ BOOST_AUTO_TEST_CASE(saved_reports_compare_series_by_experiment_and_name) {
     report::Report other_gpu = make(1.0, "graph", "only-base");
     other_gpu.device.name = "NVIDIA H200";
     BOOST_TEST(gpuchrono::compare_reports(base, other_gpu).rows[0].problem.find("different devices") != std::string::npos);
+
+    // Series taken by measure() carry their method and cache state: warm against cold is refused.
+    const auto measured = [](report::Report r, const char* cache) {
+        report::MeasureSummary m;
+        m.method = "graph";
+        m.cache_state = cache;
+        r.experiments[0].series[0].measure = m;
+        return r;
+    };
+    const std::string cold = gpuchrono::compare_reports(measured(base, "warm"), measured(base, "cold")).rows[0].problem;
+    BOOST_TEST(cold.find("cache states (warm vs cold)") != std::string::npos, cold);
+    BOOST_TEST(gpuchrono::compare_reports(measured(base, "warm"), measured(base, "warm")).rows[0].comparison.has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,13 +4,17 @@
 // unconverged run says so. Speed and bias figures are bench/measure_compare's business, not asserted here.
 #include <boost/test/unit_test.hpp>
 
+#include <gpuchrono/measure/measure.hpp>  // kernel_method_available: a question for tests and benchmarks
+#include <gpuchrono/report/report.hpp>    // report::Sweep (not exported: sweep() returns it)
+
 #include "gpu_fixture.hpp"
+
+#include <gpuchrono/report/report.hpp>  // report::Sweep, what sweep() fills (internal model)
 
 #include <spin.hpp>
 
 #include <cuda_runtime_api.h>
 
-#include <gpuchrono/report/report.hpp>  // report::Sweep, what sweep() returns (not exported)
 
 #include <cmath>
 #include <stdexcept>
@@ -40,7 +44,10 @@ BOOST_FIXTURE_TEST_SUITE(measure_gpu, GpuStream)
 
 BOOST_AUTO_TEST_CASE(each_method_measures_at_least_the_spin_and_says_which_it_was) {
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
-    for (const auto method : {gpuchrono::Method::graph, gpuchrono::Method::event, gpuchrono::Method::host}) {
+    std::vector<gpuchrono::Method> methods{gpuchrono::Method::graph, gpuchrono::Method::event, gpuchrono::Method::host};
+    if (gpuchrono::kernel_method_available()) methods.insert(methods.begin(), gpuchrono::Method::kernel);
+    else BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
+    for (const auto method : methods) {
         gpuchrono::MeasureOptions o;
         o.method = method;
         o.min_samples = 12;
@@ -56,7 +63,8 @@ BOOST_AUTO_TEST_CASE(each_method_measures_at_least_the_spin_and_says_which_it_wa
         BOOST_TEST(s.size() >= o.min_samples);
         BOOST_TEST(s.size() == r.interval.samples + r.excluded);
         BOOST_TEST(s.durations().size() == r.interval.samples);
-        BOOST_TEST(median.ns() >= spin_length.ns() - (method == gpuchrono::Method::graph ? 32.0 : event_resolution_ns));
+        const bool gpu_timed = method == gpuchrono::Method::graph || method == gpuchrono::Method::kernel;
+        BOOST_TEST(median.ns() >= spin_length.ns() - (gpu_timed ? 32.0 : event_resolution_ns));
         BOOST_TEST(median.ns() < 2 * spin_length.ns());
         BOOST_TEST(r.interval.low_ns <= r.interval.median_ns);
         BOOST_TEST(r.interval.median_ns <= r.interval.high_ns);
@@ -117,10 +125,20 @@ BOOST_AUTO_TEST_CASE(a_callable_that_cannot_be_captured_is_refused_naming_the_cu
     BOOST_TEST(message.find("cannot be captured") != std::string::npos, message);
     BOOST_TEST(message.find("cudaError") != std::string::npos, message);
     BOOST_TEST(message.find("Method::event") != std::string::npos, message);
-    // The stream is usable afterwards, and automatic falls back to events, saying why.
+    // The stream is usable afterwards, and automatic takes the kernel method (which needs no capture) or, without
+    // CUPTI, falls back to events, saying why.
     const gpuchrono::Series s = gpuchrono::measure("synchronising", stream, synchronising);
-    BOOST_TEST((s.measure_record()->method == gpuchrono::Method::event));
-    BOOST_TEST(s.measure_record()->method_note.find("graph refused") != std::string::npos, s.measure_record()->method_note);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST_MESSAGE("automatic: " << r.method_note);
+    if (r.method != gpuchrono::Method::kernel) {
+        BOOST_TEST((r.method == gpuchrono::Method::event));
+        BOOST_TEST(r.method_note.find("graph refused") != std::string::npos, r.method_note);
+    }
+    // Graph refused explicitly for the same callable, events accept it.
+    gpuchrono::MeasureOptions event;
+    event.method = gpuchrono::Method::event;
+    BOOST_TEST((gpuchrono::measure("synchronising", stream, synchronising, event).measure_record()->method ==
+                gpuchrono::Method::event));
 }
 
 BOOST_AUTO_TEST_CASE(a_callable_launching_elsewhere_is_refused_for_graphs) {
@@ -191,7 +209,7 @@ BOOST_AUTO_TEST_CASE(throughput_and_sweep) {
     const std::vector<int> lengths_us{5, 10, 20};
     const gpuchrono::report::Sweep sw = gpuchrono::sweep(
         "spin", stream, lengths_us, [](int us, cudaStream_t st) { kernels::launch_spin(Duration::from_us(us), st); },
-        {.title = {}, .x_label = "spin length (us)"}, &set);
+        {.title = {}, .x_label = "spin length (us)", .x_scale = "linear", .measure = {}}, &set);
     BOOST_TEST(sw.curves.size() == 1u);
     BOOST_TEST(sw.curves[0].points.size() == 3u);
     BOOST_TEST(set.size() == 3u);

@@ -1,16 +1,22 @@
 // The stopping rule of measure() without a GPU: the binomial tail, the order-statistic ranks of the median's
 // confidence interval against published tables, the interval's coverage on heavy-tailed synthetic samples, and
 // the stop decision in each of its cases (including n = 1, constant samples, bad options).
+#include <gpuchrono/checks/finding_reaction.hpp>
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/stopping_rule.hpp>
 #include <gpuchrono/measure/throughput.hpp>
 #include <gpuchrono/measure/warmup.hpp>
+#include <gpuchrono/report/csv.hpp>
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/text_report.hpp>
 
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -282,6 +288,68 @@ BOOST_AUTO_TEST_CASE(warmup_ends_when_the_clock_reads_steady) {
     BOOST_TEST(!gpuchrono::clock_steady(no_nvml, no_nvml));  // unknown is not steady: the per-call times decide
     BOOST_TEST(gpuchrono::per_call_steady(Duration::from_us(10.0), Duration::from_us(10.2)));
     BOOST_TEST(!gpuchrono::per_call_steady(Duration::from_us(10.0), Duration::from_us(12.0)));
+}
+
+BOOST_AUTO_TEST_CASE(reports_say_how_measure_took_a_series) {
+    gpuchrono::Series series("saxpy");
+    for (int i = 0; i < 12; ++i)
+        series.add(gpuchrono::Measurement::completed("graph", Duration::from_ns(10860 + i), 0));
+    auto r = std::make_shared<gpuchrono::MeasureRecord>();
+    r->method = gpuchrono::Method::graph;
+    r->method_note = "automatic: no kernel method";
+    r->cache = gpuchrono::CacheState::cold;
+    r->calls_per_sample = 64;
+    r->warmup.time = Duration::from_ms(3.5);
+    r->warmup.calls = 900;
+    r->warmup.ended = "SM clock steady at 1980 of 1980 MHz";
+    r->stop_reason = gpuchrono::StopReason::converged;
+    r->interval = gpuchrono::median_interval(std::vector<double>{10860, 10861, 10862, 10863, 10864, 10865, 10866,
+                                                                  10867, 10868, 10869, 10870, 10871});
+    r->sampling_time = Duration::from_ms(7);
+    r->bytes_per_call = 16 << 20;
+    r->peak_bytes_per_second = 3352.32e9;
+    series.set_measure_record(r);
+
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    gpuchrono::report::Experiment e;
+    e.id = "measured";
+    e.series.push_back(gpuchrono::report::make_series(series));
+    BOOST_REQUIRE(e.series[0].measure.has_value());
+    const gpuchrono::report::MeasureSummary& m = *e.series[0].measure;
+    BOOST_TEST(m.method == "graph");
+    BOOST_TEST(m.cache_state == "cold");
+    BOOST_TEST(m.stop_reason == "converged");
+    BOOST_TEST(m.ci_low_ns < m.ci_high_ns);
+    BOOST_TEST(m.bytes_per_second == (16 << 20) / 10865.5e-9, boost::test_tools::tolerance(1e-9));
+
+    const std::string text = gpuchrono::report::render_experiment_text(e, 1);
+    BOOST_TEST(text.find("method graph (64 calls per sample), cold L2") != std::string::npos, text);
+    BOOST_TEST(text.find("stopped: converged") != std::string::npos, text);
+    BOOST_TEST(text.find("GB/s peak") != std::string::npos, text);
+    gpuchrono::report::Report report;
+    report.experiments.push_back(e);
+    const std::string csv = gpuchrono::report::render_csv(report, gpuchrono::report::CsvTable::stats);
+    BOOST_TEST(csv.find("method,cache_state,stop_reason,ci_low_ns") != std::string::npos, csv);
+    BOOST_TEST(csv.find("graph,cold,converged") != std::string::npos, csv);
+
+    // Through JSON and back: every field of the summary survives; a series without one stays without.
+    report.experiments[0].series.push_back(gpuchrono::report::make_series("timer", "event", {Duration::from_us(1)}));
+    const gpuchrono::report::Report back = gpuchrono::report::report_from_json(gpuchrono::report::to_json(report));
+    BOOST_REQUIRE(back.experiments.at(0).series.at(0).measure.has_value());
+    const gpuchrono::report::MeasureSummary& b = *back.experiments[0].series[0].measure;
+    BOOST_TEST(b.method == m.method);
+    BOOST_TEST(b.method_note == m.method_note);
+    BOOST_TEST(b.cache_state == m.cache_state);
+    BOOST_TEST(b.calls_per_sample == m.calls_per_sample);
+    BOOST_TEST(b.warmup_ns == m.warmup_ns);
+    BOOST_TEST(b.warmup_ended == m.warmup_ended);
+    BOOST_TEST(b.stop_reason == m.stop_reason);
+    BOOST_TEST(b.ci_low_ns == m.ci_low_ns);
+    BOOST_TEST(b.ci_high_ns == m.ci_high_ns);
+    BOOST_TEST(b.target_relative_width == m.target_relative_width);
+    BOOST_TEST(b.bytes_per_second == m.bytes_per_second);
+    BOOST_TEST(std::isnan(b.items_per_second));  // none declared: null in the file, NaN again
+    BOOST_TEST(!back.experiments[0].series.at(1).measure.has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/checks/finding_catalog.hpp>   // make_finding (internal, not exported)
-#include <gpuchrono/checks/finding_reaction.hpp>  // CallSite, handle_findings (internal, not exported)
+#include <gpuchrono/checks/finding_reaction.hpp>  // handle_findings, CallSite (internal, not exported)
 #include <gpuchrono/nvtx/nvtx_range.hpp>  // detail::parse_nvtx_setting (internal, not exported)
 
 #include "nvtx_recorder.hpp"

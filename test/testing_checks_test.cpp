@@ -76,9 +76,10 @@ BOOST_AUTO_TEST_CASE(no_findings_lists_info_findings_without_failing) {
     BOOST_TEST(r.passed);
     BOOST_TEST(r.message ==
                "series \"legacy\" (13 measurements): no warning-level finding; info:\n"
-               "  info [legacy-default-stream] the timed stream is stream 0 (1 of 13 measurements). Fix: " +
-                   std::string(gpuchrono::find_finding_kind(gpuchrono::codes::legacy_default_stream)->fix) +
-                   " (at a.cpp:7)");
+               "  info [legacy-default-stream] the timed stream is stream 0 (1 of 13 measurements). Fix: time on a "
+               "stream created with cudaStreamNonBlocking, or on cudaStreamPerThread (a stream 0 means the legacy "
+               "stream to the library even in code built with --default-stream per-thread: pass "
+               "GPUCHRONO_DEFAULT_STREAM there) (at a.cpp:7)");
 }
 
 BOOST_AUTO_TEST_CASE(no_findings_fails_on_what_only_the_whole_series_shows) {

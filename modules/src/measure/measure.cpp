@@ -84,10 +84,7 @@ Method first_choice(Method requested, bool kernel_available) noexcept {
     return kernel_available ? Method::kernel : Method::graph;
 }
 
-bool kernel_method_available(std::string* why_not) {
-    if (why_not) *why_not = "this build of gpuchrono has no KernelPolicy (CUPTI) yet";
-    return false;
-}
+bool kernel_method_available(std::string* why_not) { return detail::kernel_policy_available(why_not); }
 
 void MeasureOptions::validate() const {
     if (!method_from_string(to_string(method)))
@@ -122,13 +119,7 @@ std::unique_ptr<SampleMethod> make_method(Method m, const MethodSetup& setup) {
         case Method::graph: return make_graph_method(setup);
         case Method::event: return make_event_method(setup);
         case Method::host: return make_host_method(setup);
-        case Method::kernel: {
-            std::string why;
-            kernel_method_available(&why);
-            throw std::invalid_argument("gpuchrono::measure(\"" + std::string(setup.name) +
-                                        "\"): Method::kernel cannot be used: " + why +
-                                        "; choose Method::graph or Method::event");
-        }
+        case Method::kernel: return make_kernel_method(setup);
         case Method::automatic: break;
     }
     throw std::logic_error("gpuchrono::measure: no method chosen");
@@ -168,15 +159,23 @@ Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& lau
                             record->warmup.per_call};
     std::unique_ptr<SampleMethod> method;
     std::string choice;
-    if (options.method == Method::automatic) choice = kernel_ok ? "automatic: CUPTI available" : "automatic: no kernel method (" + why_no_kernel + ")";
-    try {
+    if (options.method != Method::automatic) {
         method = make_method(first, setup);
-    } catch (const std::exception& e) {
-        if (options.method != Method::automatic || first != Method::graph) throw;
-        // Only automatic falls back, and says why.
-        choice += "; graph refused (" + std::string(e.what()) + "), so event";
-        (void)cudaGetLastError();
-        method = make_method(Method::event, setup);
+    } else {
+        // Automatic: kernel (when CUPTI can be used), then graph, then event; each refusal is recorded.
+        choice = kernel_ok ? "automatic" : "automatic: no kernel method (" + why_no_kernel + ")";
+        std::vector<Method> order{Method::graph, Method::event};
+        if (kernel_ok) order.insert(order.begin(), Method::kernel);
+        for (std::size_t i = 0; i < order.size() && !method; ++i) {
+            try {
+                method = make_method(order[i], setup);
+            } catch (const std::exception& e) {
+                if (i + 1 == order.size()) throw;
+                (void)cudaGetLastError();
+                choice += std::string("; ") + to_string(order[i]) + " refused (" + e.what() + ")";
+            }
+        }
+        choice += std::string("; ") + to_string(method->method());
     }
     record->method = method->method();
     record->calls_per_sample = method->calls_per_sample();

@@ -45,8 +45,8 @@ std::size_t ReportComparison::problems() const noexcept {
 
 SeriesOrigin origin_of(const report::Report& r, const report::SampleSeries& s) {
     SeriesOrigin o;
-    o.method = s.policy;
-    o.cache = "unknown";
+    o.method = s.measure ? s.measure->method : s.policy;
+    o.cache = s.measure ? s.measure->cache_state : "unknown";
     o.device = r.device.name.empty() ? "device " + std::to_string(r.device.index)
                                      : r.device.name + " (device " + std::to_string(r.device.index) + ")";
     return o;

@@ -77,7 +77,8 @@ std::string render_csv(const Report& report, CsvTable table) {
         case CsvTable::stats:
             row(out, {"experiment", "series", "policy", "count", "failed", "rejected_non_finite", "min_ns", "p5_ns",
                       "p25_ns", "median_ns", "mean_ns", "p75_ns", "p95_ns", "p99_ns", "max_ns", "stddev_ns", "mad_ns",
-                      "cv", "findings"});
+                      "cv", "findings", "method", "cache_state", "stop_reason", "ci_low_ns", "ci_high_ns", "warmup_ns",
+                      "bytes_per_second", "fraction_of_peak_bandwidth"});
             for (const Experiment& e : report.experiments)
                 for (const SampleSeries& s : e.series) {
                     const Stats& st = s.stats;
@@ -86,7 +87,16 @@ std::string render_csv(const Report& report, CsvTable table) {
                               number(st.min.ns()), number(st.p5.ns()), number(st.p25.ns()), number(st.median.ns()),
                               number(st.mean.ns()), number(st.p75.ns()), number(st.p95.ns()), number(st.p99.ns()),
                               number(st.max.ns()), number(st.stddev.ns()), number(st.mad.ns()), number(st.cv),
-                              csv_field(codes(s.findings))});
+                              csv_field(codes(s.findings)),
+                              csv_field(s.measure ? s.measure->method : s.policy),
+                              csv_field(s.measure ? s.measure->cache_state : std::string()),
+                              csv_field(s.measure ? s.measure->stop_reason : std::string()),
+                              number(s.measure ? s.measure->ci_low_ns : not_measured),
+                              number(s.measure ? s.measure->ci_high_ns : not_measured),
+                              number(s.measure ? s.measure->warmup_ns : not_measured),
+                              number(s.measure ? s.measure->bytes_per_second : not_measured),
+                              number(s.measure ? s.measure->bytes_per_second / s.measure->peak_bytes_per_second
+                                               : not_measured)});
                 }
             break;
         case CsvTable::blocks:

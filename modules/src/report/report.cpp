@@ -1,6 +1,7 @@
 #include <gpuchrono/report/report.hpp>
 
 #include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/stats/summary.hpp>
 
 #include <cuda_runtime_api.h>
@@ -79,6 +80,28 @@ SampleSeries make_series(const Series& series, std::source_location where) {
     s.first_error = std::move(sum.first_error);
     s.stats = sum.stats;
     s.findings = std::move(sum.findings);
+    if (const auto& r = series.measure_record()) {
+        MeasureSummary m;
+        m.method = to_string(r->method);
+        m.method_note = r->method_note;
+        m.cache_state = to_string(r->cache);
+        m.calls_per_sample = r->calls_per_sample;
+        m.warmup_ns = r->warmup.time.ns();
+        m.warmup_calls = r->warmup.calls;
+        m.warmup_ended = r->warmup.ended;
+        m.stop_reason = to_string(r->stop_reason);
+        m.ci_low_ns = r->interval.low_ns;
+        m.ci_high_ns = r->interval.high_ns;
+        m.ci_coverage = r->interval.coverage;
+        m.target_relative_width = r->target_relative_width;
+        m.sampling_ns = r->sampling_time.ns();
+        m.flagged = r->flagged;
+        m.excluded = r->excluded;
+        m.bytes_per_second = r->bytes_per_second();
+        m.peak_bytes_per_second = r->peak_bytes_per_second;
+        m.items_per_second = r->items_per_second();
+        s.measure = std::move(m);
+    }
     return s;
 }
 

@@ -95,11 +95,34 @@ Json device_json(const DeviceInfo& d) {
     });
 }
 
+Json measure_json(const MeasureSummary& m) {
+    return object({
+        {"method", m.method},
+        {"method_note", m.method_note},
+        {"cache_state", m.cache_state},
+        {"calls_per_sample", m.calls_per_sample},
+        {"warmup_ns", m.warmup_ns},
+        {"warmup_calls", m.warmup_calls},
+        {"warmup_ended", m.warmup_ended},
+        {"stop_reason", m.stop_reason},
+        {"ci_low_ns", m.ci_low_ns},
+        {"ci_high_ns", m.ci_high_ns},
+        {"ci_coverage", m.ci_coverage},
+        {"target_relative_width", m.target_relative_width},
+        {"sampling_ns", m.sampling_ns},
+        {"flagged", m.flagged},
+        {"excluded", m.excluded},
+        {"bytes_per_second", m.bytes_per_second},
+        {"peak_bytes_per_second", m.peak_bytes_per_second},
+        {"items_per_second", m.items_per_second},
+    });
+}
+
 Json series_json(const SampleSeries& s) {
     Json samples = Json::array();
     samples.get_ref<Json::array_t&>().reserve(s.samples.size());
     for (Duration d : s.samples) samples.push_back(d.ns());
-    return object({
+    Json out = object({
         {"name", s.name},
         {"policy", s.policy},
         {"samples_ns", std::move(samples)},
@@ -108,6 +131,8 @@ Json series_json(const SampleSeries& s) {
         {"stats", stats_json(s.stats)},
         {"findings", findings_json(s.findings)},
     });
+    if (s.measure) out["measure"] = measure_json(*s.measure);  // only for series measure() took
+    return out;
 }
 
 Json timeline_json(const Timeline& t) {
@@ -436,6 +461,29 @@ SampleSeries read_series(const Reader& r) {
     else
         s.stats = summarize(s.samples);  // a hand-written file may leave the summary to us
     s.findings = read_findings(r, "findings");
+    if (const Json* m = r.find("measure"); m && !m->is_null()) {
+        const Reader mr(*m, r.child("measure"));
+        MeasureSummary x;
+        x.method = mr.string("method");
+        x.method_note = mr.string("method_note");
+        x.cache_state = mr.string("cache_state");
+        x.calls_per_sample = mr.unsigned_integer("calls_per_sample", 1);
+        x.warmup_ns = mr.number("warmup_ns");
+        x.warmup_calls = mr.unsigned_integer("warmup_calls");
+        x.warmup_ended = mr.string("warmup_ended");
+        x.stop_reason = mr.string("stop_reason");
+        x.ci_low_ns = mr.number("ci_low_ns");
+        x.ci_high_ns = mr.number("ci_high_ns");
+        x.ci_coverage = mr.number("ci_coverage");
+        x.target_relative_width = mr.number("target_relative_width");
+        x.sampling_ns = mr.number("sampling_ns");
+        x.flagged = mr.unsigned_integer("flagged");
+        x.excluded = mr.unsigned_integer("excluded");
+        x.bytes_per_second = mr.number("bytes_per_second");
+        x.peak_bytes_per_second = mr.number("peak_bytes_per_second");
+        x.items_per_second = mr.number("items_per_second");
+        s.measure = std::move(x);
+    }
     return s;
 }
 

@@ -117,6 +117,40 @@ std::string series_text(const Experiment& e, const std::string& indent) {
     return b.render(indent);
 }
 
+// For series taken by measure(): the method, cache state, warm-up, why sampling stopped and the confidence
+// interval of the median, and the throughput when bytes were declared.
+std::string measure_text(const Experiment& e, const std::string& indent) {
+    std::string out;
+    const auto percent = [](double ratio) { return format_fixed(ratio * 100.0, ratio < 0.1 ? 2 : 1) + "%"; };
+    for (const SampleSeries& s : e.series) {
+        if (!s.measure) continue;
+        const MeasureSummary& m = *s.measure;
+        std::string line = s.name + ": method " + m.method;
+        if (m.calls_per_sample > 1) line += " (" + std::to_string(m.calls_per_sample) + " calls per sample)";
+        line += ", " + m.cache_state + " L2";
+        if (!m.method_note.empty()) line += " (" + m.method_note + ")";
+        line += "; warm-up " + to_string(Duration::from_ns(m.warmup_ns)) + ", " + std::to_string(m.warmup_calls) +
+                " calls: " + m.warmup_ended;
+        const double width = (m.ci_high_ns - m.ci_low_ns) / s.stats.median.ns();
+        line += "; stopped: " + m.stop_reason + ", " + percent(m.ci_coverage) + " CI of the median " +
+                to_string(Duration::from_ns(m.ci_low_ns)) + " .. " + to_string(Duration::from_ns(m.ci_high_ns)) + " (" +
+                percent(width) + (m.stop_reason == "converged" ? " <= " : ", target ") + percent(m.target_relative_width) +
+                ") after " + to_string(Duration::from_ns(m.sampling_ns));
+        if (m.flagged > 0)
+            line += "; " + std::to_string(m.flagged) + " samples under a low or capped SM clock" +
+                    (m.excluded > 0 ? " (" + std::to_string(m.excluded) + " excluded)" : std::string(" (kept)"));
+        if (std::isfinite(m.bytes_per_second)) {
+            line += "; " + format_fixed(m.bytes_per_second / 1e9, 1) + " GB/s";
+            if (std::isfinite(m.peak_bytes_per_second))
+                line += " (" + percent(m.bytes_per_second / m.peak_bytes_per_second) + " of the " +
+                        format_fixed(m.peak_bytes_per_second / 1e9, 0) + " GB/s peak)";
+        }
+        if (std::isfinite(m.items_per_second)) line += "; " + format_fixed(m.items_per_second / 1e9, 3) + " G items/s";
+        out += wrap(line, text_width, indent);
+    }
+    return out;
+}
+
 // KernelPolicy's activities, one row per (kind, name) in order of first appearance: calls, total, median, min, max.
 std::string activities_text(const Experiment& e, const std::string& indent) {
     if (e.activities.empty()) return {};
@@ -306,6 +340,7 @@ std::string render_experiment_text(const Experiment& e, int number) {
     const std::string indent = "    ";
     section(out, "Results", metrics_text(e, indent));
     section(out, "Samples (per series; units per column)", series_text(e, indent));
+    section(out, "How measure() took them", measure_text(e, indent));
     section(out, "Per-block records (times on %globaltimer; cycles on clock64 of the block's own SM; net = cycles at the measured clock)",
             timelines_text(e, indent));
     for (const Sweep& s : e.sweeps) section(out, "Sweep", sweep_text(s, indent));

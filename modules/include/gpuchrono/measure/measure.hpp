@@ -60,7 +60,8 @@ std::optional<CacheState> cache_state_from_string(std::string_view text) noexcep
 // event if the callable cannot be captured). Pure, for the tests.
 Method first_choice(Method requested, bool kernel_method_available) noexcept;
 
-// Whether the kernel method (KernelPolicy over CUPTI) can be used in this process, and why not.
+// Whether the kernel method (KernelPolicy over CUPTI) can be used in this process, and why not. The first call
+// sets CUPTI up (KernelPolicy::available()): from then on CUPTI records every launch of the process.
 bool kernel_method_available(std::string* why_not = nullptr);
 
 struct MeasureOptions {

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <source_location>
 #include <string>
 #include <vector>
@@ -66,6 +67,28 @@ struct Metric {
     std::string note;
 };
 
+// How measure() took a series (measure/measure_record.hpp), in plain fields a report can carry.
+struct MeasureSummary {
+    std::string method;           // "kernel", "graph", "event", "host"
+    std::string method_note;      // why it ran, how it was set up
+    std::string cache_state;      // "warm", "cold"
+    std::uint64_t calls_per_sample = 1;
+    double warmup_ns = not_measured;
+    std::uint64_t warmup_calls = 0;
+    std::string warmup_ended;     // why the warm-up ended
+    std::string stop_reason;      // "converged", "max-samples", "max-time"
+    double ci_low_ns = not_measured;   // the confidence interval of the median
+    double ci_high_ns = not_measured;
+    double ci_coverage = not_measured;
+    double target_relative_width = not_measured;
+    double sampling_ns = not_measured;
+    std::uint64_t flagged = 0;    // samples taken under a low or capped SM clock
+    std::uint64_t excluded = 0;   // of those, left out at the caller's request
+    double bytes_per_second = not_measured;       // declared bytes over the median
+    double peak_bytes_per_second = not_measured;  // the device's, from its attributes
+    double items_per_second = not_measured;
+};
+
 // The samples of one timed scope with their summary: one Series of a policy, made portable.
 struct SampleSeries {
     std::string name;
@@ -75,6 +98,7 @@ struct SampleSeries {
     std::string first_error;
     Stats stats;
     Findings findings;
+    std::optional<MeasureSummary> measure;  // present for series taken by measure()
 };
 
 // Builds a SampleSeries and its Stats from durations.

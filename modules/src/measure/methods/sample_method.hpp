@@ -44,6 +44,10 @@ public:
 std::unique_ptr<SampleMethod> make_graph_method(const MethodSetup& setup);
 std::unique_ptr<SampleMethod> make_event_method(const MethodSetup& setup);
 std::unique_ptr<SampleMethod> make_host_method(const MethodSetup& setup);
+std::unique_ptr<SampleMethod> make_kernel_method(const MethodSetup& setup);  // std::invalid_argument without CUPTI
+
+// Whether KernelPolicy can be used in this process (sets CUPTI up on the first call), and why not.
+bool kernel_policy_available(std::string* why_not);
 
 // Timing-enabled events, created as needed and reused across batches.
 class EventPairs {
