@@ -16,6 +16,7 @@
 
 #include <cuda_runtime_api.h>
 
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
