@@ -262,6 +262,14 @@ void EventPolicy::start() {
                              "time and run time; keep a timer entirely inside or entirely outside a capture");
         if (!capturing) {
             observed.idle_at_stop = stream_is_idle(stream_);
+            // On a stream idle at the start, the start event itself may be all that is pending: a GPU slowed by
+            // a sanitizer reaches it late. Only then (an event, not the user's work) is it waited for and the
+            // stream asked again, so that "work went to another stream" is still told from "work is pending".
+            if (idle_at_start_ && !observed.idle_at_stop && !event_is_complete(start_.get())) {
+                GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(start_.get()),
+                                     on_device("waiting for the EventPolicy start event", device_));
+                observed.idle_at_stop = stream_is_idle(stream_);
+            }
             device_at_stop = current_device();
         }
     }

@@ -15,6 +15,10 @@ bool stream_is_capturing(cudaStream_t stream);
 // stream: a query invalidates the capture.
 bool stream_is_idle(cudaStream_t stream);
 
+// cudaEventQuery: true when the event has completed, false while the work before it is pending. Throws CudaError
+// for any other answer.
+bool event_is_complete(cudaEvent_t event);
+
 // The legacy default stream: 0 in code built without --default-stream per-thread (as this library is), or
 // cudaStreamLegacy. cudaStreamPerThread is not.
 constexpr bool is_legacy_default_stream(cudaStream_t stream) noexcept {
