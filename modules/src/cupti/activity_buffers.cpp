@@ -5,10 +5,13 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 #include <cxxabi.h>
+#include <functional>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace gpuchrono::cupti {
 
@@ -18,20 +21,29 @@ const CuptiLibrary* library = nullptr;
 ActivityStore* target = nullptr;
 std::atomic<std::size_t> completed{0};
 
-// Kernel names are demangled once per distinct name pointer (CUPTI keeps one string per function).
+// Kernel names are demangled once per distinct name. Keyed by the text, not by CUPTI's pointer: the pointer
+// is CUPTI's to free and reuse, and a cache keyed by it both grows without bound and can name a kernel after
+// another that once lived at the same address.
+struct NameHash {
+    using is_transparent = void;  // look up by string_view: no allocation per record
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
 const std::string& demangled(const char* mangled) {
     static std::mutex mutex;
-    static auto* cache = new std::unordered_map<const char*, std::string>();
-    std::lock_guard lock(mutex);
-    auto it = cache->find(mangled);
-    if (it != cache->end()) return it->second;
-    std::string name = mangled ? mangled : "(unnamed kernel)";
-    if (mangled) {
-        int status = 0;
-        char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-        if (status == 0 && plain) name = plain;
-        std::free(plain);
+    static auto* cache = new std::unordered_map<std::string, std::string, NameHash, std::equal_to<>>();
+    if (!mangled) {
+        static const std::string unnamed = "(unnamed kernel)";
+        return unnamed;
     }
+    std::lock_guard lock(mutex);
+    auto it = cache->find(std::string_view(mangled));
+    if (it != cache->end()) return it->second;
+    std::string name = mangled;
+    int status = 0;
+    char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    if (status == 0 && plain) name = plain;
+    std::free(plain);
     return cache->emplace(mangled, std::move(name)).first->second;
 }
 
