@@ -4,8 +4,9 @@
 // Every scope is accounted for: ok, or failed with its reason; a scope that is neither is "lost". Every
 // reading must lie in the physically possible range: at least the spin (less the event timer's resolution
 // for events), and less than the time the whole run has taken so far. Memory is sampled once every thread has
-// done its warm-up iterations and again at the end: resident set (/proc/self/statm) and each device's used
-// memory (cudaMemGetInfo).
+// done its warm-up iterations, at evenly spaced checkpoints after it, and at the end: resident set
+// (/proc/self/statm) and each device's used memory (cudaMemGetInfo). The checkpoints tell a leak (growth in
+// every interval) from an allocator that settles (growth that stops).
 #pragma once
 
 #include <gpuchrono/core/cuda_error.hpp>
@@ -56,8 +57,11 @@ struct Config {
     int threads = 16;
     int iterations = 10'000;        // scopes of each kind per thread
     int warm_iterations = 1'000;    // memory is sampled after these (per thread) and at the end
+    int checkpoints = 4;            // memory samples between the warm-up and the end, evenly spaced
     Duration spin = Duration::from_us(5);
     std::size_t lazy_window = 8;
+    using kinds_type = std::array<bool, kind_count>;
+    kinds_type kinds = {true, true, true, true, true};  // which kinds run
 };
 
 struct Tally {
@@ -77,10 +81,11 @@ struct Memory {
 
 struct Result {
     std::size_t expected_per_kind = 0;
-    std::array<bool, kind_count> ran{};  // kinds that ran (kernel needs CUPTI)
-    std::string kernel_unavailable;      // why KernelPolicy did not run, if it did not
+    std::array<bool, kind_count> ran{};  // kinds that ran (chosen in Config::kinds; kernel needs CUPTI)
+    std::string kernel_unavailable;      // why KernelPolicy did not run, if it was chosen and did not
     std::array<Tally, kind_count> tallies;
     Memory after_warm_up;
+    std::vector<std::pair<int, Memory>> checkpoints;  // (iterations done per thread, memory) after the warm-up
     Memory at_end;
     Duration wall{};
     int devices = 0;
@@ -126,11 +131,21 @@ public:
         gpuchrono::set_finding_reaction(gpuchrono::Reaction::collect);  // findings stay in the measurements
         result_.devices = gpuchrono::device_count();
         result_.expected_per_kind = static_cast<std::size_t>(config_.threads) * config_.iterations;
-        result_.ran.fill(true);
-        if (!gpuchrono::KernelPolicy::available()) {
+        result_.ran = config_.kinds;
+        for (int c = 1; c <= config_.checkpoints; ++c) {
+            const int at = config_.warm_iterations +
+                           (config_.iterations - config_.warm_iterations) * c / (config_.checkpoints + 1);
+            if (at > config_.warm_iterations && at < config_.iterations &&
+                (checkpoint_at_.empty() || at > checkpoint_at_.back()))
+                checkpoint_at_.push_back(at);
+        }
+        if (result_.ran[kernel] && !gpuchrono::KernelPolicy::available()) {
             result_.ran[kernel] = false;
             result_.kernel_unavailable = gpuchrono::KernelPolicy::unavailable_reason();
         }
+        // The checkpoints' slots exist before any thread runs: no thread resizes the vector under another.
+        for (int at : checkpoint_at_) result_.checkpoints.emplace_back(at, Memory{});
+        sampled_.assign(static_cast<std::size_t>(config_.threads), 0);
         started_ = std::chrono::steady_clock::now();
         std::vector<std::thread> threads;
         for (int t = 0; t < config_.threads; ++t) threads.emplace_back([this, t] { thread_main(t); });
@@ -222,22 +237,30 @@ private:
             GPUCHRONO_CUDA_CHECK(cudaSetDevice(device), "choosing the stress thread's device");
             GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a stress stream");
             std::deque<Measurement> window;
+            std::size_t next_checkpoint = 0;
             for (int i = 0; i < config_.iterations; ++i) {
                 if (i == config_.warm_iterations) {
                     arrived = true;
-                    arrive_after_warm_up(index);
+                    arrive_and_sample(index, result_.after_warm_up);
                 }
-                one_scope<gpuchrono::HostSyncPolicy>(local, host_sync, stream);
-                one_scope<gpuchrono::EventPolicy>(local, event, stream);
-                lazy_scope(local, stream, window);
-                one_scope<gpuchrono::DeviceClockPolicy>(local, device_clock, stream);
+                if (next_checkpoint < checkpoint_at_.size() && i == checkpoint_at_[next_checkpoint]) {
+                    ++sampled_[index];
+                    arrive_and_sample(index, result_.checkpoints[next_checkpoint++].second);
+                }
+                if (result_.ran[host_sync]) one_scope<gpuchrono::HostSyncPolicy>(local, host_sync, stream);
+                if (result_.ran[event]) one_scope<gpuchrono::EventPolicy>(local, event, stream);
+                if (result_.ran[event_lazy]) lazy_scope(local, stream, window);
+                if (result_.ran[device_clock]) one_scope<gpuchrono::DeviceClockPolicy>(local, device_clock, stream);
                 if (result_.ran[kernel]) one_scope<gpuchrono::KernelPolicy>(local, kernel, stream);
             }
             for (; !window.empty(); window.pop_front()) account(local, event_lazy, window.front());
         } catch (const std::exception& e) {
             error = e.what();
         }
-        if (!arrived) arrive_after_warm_up(index);  // never leave the others waiting
+        // Never leave the others waiting: a thread that stopped early still arrives at every sample point.
+        if (!arrived) arrive_and_sample(index, result_.after_warm_up);
+        for (std::size_t c = sampled_[index]; c < checkpoint_at_.size(); ++c)
+            arrive_and_sample(index, result_.checkpoints[c].second);
         if (stream) (void)cudaStreamDestroy(stream);
         std::lock_guard lock(mutex_);
         if (!error.empty()) result_.thread_errors.push_back("thread " + std::to_string(index) + ": " + error);
@@ -257,13 +280,16 @@ private:
         }
     }
 
-    void arrive_after_warm_up(int index) {
+    // Every thread stops at the same iteration; thread 0 samples while the others wait.
+    void arrive_and_sample(int index, Memory& into) {
         sync_point_.arrive_and_wait();
-        if (index == 0) result_.after_warm_up = sample_memory(result_.devices);
+        if (index == 0) into = sample_memory(result_.devices);
         sync_point_.arrive_and_wait();
     }
 
     Config config_;
+    std::vector<int> checkpoint_at_;     // iterations (per thread) at which memory is sampled after the warm-up
+    std::vector<std::size_t> sampled_;   // per thread: checkpoints it has arrived at
     std::barrier<> sync_point_;
     std::mutex mutex_;
     Result result_;
