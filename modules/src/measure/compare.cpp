@@ -1,4 +1,6 @@
 #include <gpuchrono/measure/compare.hpp>
+
+#include "signed_percent.hpp"
 #include <gpuchrono/measure/hodges_lehmann.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/rank_test.hpp>
@@ -16,12 +18,7 @@ namespace gpuchrono {
 
 namespace {
 
-std::string percent(double ratio) {
-    if (std::isinf(ratio)) return ratio > 0 ? "+inf%" : "-inf%";
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.2f%%", ratio * 100.0);
-    return text;
-}
+using detail::signed_percent;
 
 std::string plain(double v) {
     char text[32];
@@ -102,7 +99,7 @@ Comparison compare_samples(std::span<const double> a_ns, std::span<const double>
     c.u = test.u;
     c.exact_test = test.exact;
     c.verdict = verdict_for(c.change, c.change_low, c.change_high, c.p_value, options);
-    const std::string figures = percent(c.change) + " [" + percent(c.change_low) + ", " + percent(c.change_high) +
+    const std::string figures = signed_percent(c.change) + " [" + signed_percent(c.change_low) + ", " + signed_percent(c.change_high) +
                                 "] at " + plain(100 * options.confidence) + "%, p = " + plain(c.p_value);
     const std::string t = plain(100 * options.threshold) + "%";
     switch (c.verdict) {

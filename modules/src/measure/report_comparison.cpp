@@ -1,5 +1,7 @@
 #include <gpuchrono/measure/report_comparison.hpp>
 
+#include "signed_percent.hpp"
+
 #include <gpuchrono/report/text_table.hpp>
 
 #include <cmath>
@@ -15,12 +17,7 @@ namespace gpuchrono {
 
 namespace {
 
-std::string percent(double ratio) {
-    if (std::isinf(ratio)) return ratio > 0 ? "+inf%" : "-inf%";
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.2f%%", ratio * 100.0);
-    return text;
-}
+using detail::signed_percent;
 
 std::vector<double> samples_ns(const report::SampleSeries& s) {
     std::vector<double> v;
@@ -115,7 +112,7 @@ std::string render_comparison(const ReportComparison& c, const CompareOptions& o
         char p[32];
         std::snprintf(p, sizeof p, "%.3g", x.p_value);
         table.row({name, to_string(x.median_a), to_string(x.median_b),
-                       percent(x.change) + " [" + percent(x.change_low) + ", " + percent(x.change_high) + "]", p,
+                       signed_percent(x.change) + " [" + signed_percent(x.change_low) + ", " + signed_percent(x.change_high) + "]", p,
                        to_string(x.verdict)});
         ++counts[static_cast<int>(x.verdict)];
         for (const std::string& n : x.notes) remarks.push_back(name + ": " + n);
