@@ -63,6 +63,18 @@ const char* copy_name(std::uint8_t kind) {
     }
 }
 
+// The fields every record kind carries under the same names.
+template <class Record>
+void copy_common(KernelActivity& a, const Record& r) {
+    a.device = static_cast<int>(r.deviceId);
+    a.stream = r.streamId;
+    a.start_ns = r.start;
+    a.end_ns = r.end;
+    a.correlation_id = r.correlationId;
+    a.graph_id = r.graphId;
+    a.graph_node_id = r.graphNodeId;
+}
+
 std::optional<KernelActivity> translate(const CUpti_Activity* record) {
     KernelActivity a;
     switch (record->kind) {
@@ -72,32 +84,20 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
             const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
             a.kind = ActivityKind::kernel;
             a.name = demangled(k->name);
-            a.device = static_cast<int>(k->deviceId);
-            a.stream = k->streamId;
+            copy_common(a, *k);
             a.grid[0] = static_cast<std::uint32_t>(k->gridX);
             a.grid[1] = static_cast<std::uint32_t>(k->gridY);
             a.grid[2] = static_cast<std::uint32_t>(k->gridZ);
             a.block[0] = static_cast<std::uint32_t>(k->blockX);
             a.block[1] = static_cast<std::uint32_t>(k->blockY);
             a.block[2] = static_cast<std::uint32_t>(k->blockZ);
-            a.start_ns = k->start;
-            a.end_ns = k->end;
-            a.correlation_id = k->correlationId;
-            a.graph_id = k->graphId;
-            a.graph_node_id = k->graphNodeId;
             return a;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
             const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
             a.kind = ActivityKind::memcpy;
             a.name = copy_name(m->copyKind);
-            a.device = static_cast<int>(m->deviceId);
-            a.stream = m->streamId;
-            a.start_ns = m->start;
-            a.end_ns = m->end;
-            a.correlation_id = m->correlationId;
-            a.graph_id = m->graphId;
-            a.graph_node_id = m->graphNodeId;
+            copy_common(a, *m);
             a.bytes = m->bytes;
             return a;
         }
@@ -105,13 +105,7 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
             const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
             a.kind = ActivityKind::memset;
             a.name = "memset";
-            a.device = static_cast<int>(m->deviceId);
-            a.stream = m->streamId;
-            a.start_ns = m->start;
-            a.end_ns = m->end;
-            a.correlation_id = m->correlationId;
-            a.graph_id = m->graphId;
-            a.graph_node_id = m->graphNodeId;
+            copy_common(a, *m);
             a.bytes = m->bytes;
             return a;
         }
