@@ -1,5 +1,6 @@
-// A ratio as a signed percentage with two decimals ("+12.31%", "-0.40%", "+inf%"): how compare() and the
-// comparison report print a change, so that the verdict's reason and the report agree to the digit. Internal.
+// A change as compare() and the comparison report print it, so that the verdict's reason and the report agree
+// to the digit: a signed percentage with two decimals ("+12.31%", "-0.40%", "+inf%"), and with its confidence
+// interval, "+12.31% [+12.02%, +12.60%]". Internal.
 #pragma once
 
 #include <cmath>
@@ -13,6 +14,10 @@ inline std::string signed_percent(double ratio) {
     char text[32];
     std::snprintf(text, sizeof text, "%+.2f%%", ratio * 100.0);
     return text;
+}
+
+inline std::string change_with_interval(double change, double low, double high) {
+    return signed_percent(change) + " [" + signed_percent(low) + ", " + signed_percent(high) + "]";
 }
 
 }  // namespace gpuchrono::detail

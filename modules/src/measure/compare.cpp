@@ -1,6 +1,6 @@
 #include <gpuchrono/measure/compare.hpp>
 
-#include "signed_percent.hpp"
+#include "change_text.hpp"
 #include <gpuchrono/measure/hodges_lehmann.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/rank_test.hpp>
@@ -17,8 +17,6 @@
 namespace gpuchrono {
 
 namespace {
-
-using detail::signed_percent;
 
 std::string plain(double v) {
     char text[32];
@@ -99,8 +97,8 @@ Comparison compare_samples(std::span<const double> a_ns, std::span<const double>
     c.u = test.u;
     c.exact_test = test.exact;
     c.verdict = verdict_for(c.change, c.change_low, c.change_high, c.p_value, options);
-    const std::string figures = signed_percent(c.change) + " [" + signed_percent(c.change_low) + ", " + signed_percent(c.change_high) +
-                                "] at " + plain(100 * options.confidence) + "%, p = " + plain(c.p_value);
+    const std::string figures = detail::change_with_interval(c.change, c.change_low, c.change_high) + " at " +
+                                plain(100 * options.confidence) + "%, p = " + plain(c.p_value);
     const std::string t = plain(100 * options.threshold) + "%";
     switch (c.verdict) {
         case Verdict::slower:

@@ -1,6 +1,6 @@
 #include <gpuchrono/measure/report_comparison.hpp>
 
-#include "signed_percent.hpp"
+#include "change_text.hpp"
 
 #include <gpuchrono/report/text_table.hpp>
 
@@ -16,8 +16,6 @@
 namespace gpuchrono {
 
 namespace {
-
-using detail::signed_percent;
 
 std::vector<double> samples_ns(const report::SampleSeries& s) {
     std::vector<double> v;
@@ -112,7 +110,7 @@ std::string render_comparison(const ReportComparison& c, const CompareOptions& o
         char p[32];
         std::snprintf(p, sizeof p, "%.3g", x.p_value);
         table.row({name, to_string(x.median_a), to_string(x.median_b),
-                       signed_percent(x.change) + " [" + signed_percent(x.change_low) + ", " + signed_percent(x.change_high) + "]", p,
+                       detail::change_with_interval(x.change, x.change_low, x.change_high), p,
                        to_string(x.verdict)});
         ++counts[static_cast<int>(x.verdict)];
         for (const std::string& n : x.notes) remarks.push_back(name + ": " + n);
