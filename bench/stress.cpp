@@ -5,10 +5,10 @@
 // the memory after the warm-up, at checkpoints and at the end, and exits non-zero if a scope was lost, a
 // reading was out of range or memory grew after the warm-up by more than CUPTI's own share.
 //
-// CUPTI 13.0, once KernelPolicy has set it up, keeps ~80 B of host heap for every kernel launched and waited
-// for, for good (docs/errors.md). So, where KernelPolicy runs, the bench first measures that cost per launch
-// (no scope open, launch and synchronize, heap in use by mallinfo2), allows it for every launch of the run, and
-// checks the library's own heap per KernelPolicy scope apart: one thread, 20,000 scopes, less CUPTI's share.
+// CUPTI, once KernelPolicy has set it up, keeps some host heap per kernel, for good (docs/errors.md). So, where
+// KernelPolicy runs, the bench first measures that cost per launch (no scope open, launch and synchronize,
+// heap in use by mallinfo2), allows it for every launch of the run, and checks the heap per KernelPolicy scope
+// apart: one thread, 20,000 scopes, less CUPTI's share per launch.
 //   bench_stress [THREADS [ITERATIONS [WARM_ITERATIONS [KINDS]]]]
 // KINDS: a comma-separated list of host-sync, event, event-lazy, device-clock, kernel (default: all), to find
 // which policy a growth comes from.
@@ -67,33 +67,13 @@ double heap_in_use() { return static_cast<double>(mallinfo2().uordblks); }
 
 void sync(cudaStream_t s) { GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(s), "bench_stress: waiting for its stream"); }
 
-// Heap bytes CUPTI keeps per kernel launched and waited for, with no scope open (the library does nothing
-// then: its launch callback returns at once). Each launch is waited for, as the scopes' are: queued launches
-// make the driver's own bookkeeping grow instead.
-double cupti_bytes_per_launch(cudaStream_t stream, int launches, gpuchrono::Duration spin) {
-    { gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> t(stream); }  // CUPTI set up
-    for (int i = 0; i < 1000; ++i) {
-        gpuchrono::kernels::launch_spin(spin, stream);
-        sync(stream);
-    }
+// Heap growth per call of `call`, after 1,000 calls of warm-up.
+template <class Call>
+double heap_bytes_per_call(int calls, Call call) {
+    for (int i = 0; i < 1000; ++i) call();
     const double before = heap_in_use();
-    for (int i = 0; i < launches; ++i) {
-        gpuchrono::kernels::launch_spin(spin, stream);
-        sync(stream);
-    }
-    return (heap_in_use() - before) / launches;
-}
-
-// Heap growth per KernelPolicy scope around one spin, one thread.
-double heap_bytes_per_kernel_scope(cudaStream_t stream, int scopes, gpuchrono::Duration spin) {
-    const auto one = [&] {
-        gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> t(stream);
-        gpuchrono::kernels::launch_spin(spin, stream);
-    };
-    for (int i = 0; i < 1000; ++i) one();
-    const double before = heap_in_use();
-    for (int i = 0; i < scopes; ++i) one();
-    return (heap_in_use() - before) / scopes;
+    for (int i = 0; i < calls; ++i) call();
+    return (heap_in_use() - before) / calls;
 }
 
 }  // namespace
@@ -121,10 +101,18 @@ int main(int argc, char** argv) try {
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking), "bench_stress: creating its stream");
     const bool kernel_policy = config.kinds[stress::kernel] && gpuchrono::KernelPolicy::available();
     gpuchrono::set_finding_reaction(gpuchrono::Reaction::collect);
-    const double cupti_per_launch = kernel_policy ? std::max(0.0, cupti_bytes_per_launch(own, 20'000, config.spin)) : 0.0;
-    if (kernel_policy)
+    // CUPTI's share: launches with no scope open, when the library does nothing (its launch callback returns at
+    // once). Each launch is waited for, as the scopes' are: queued launches grow the driver's own bookkeeping.
+    double cupti_per_launch = 0.0;
+    if (kernel_policy) {
+        { gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> set_up(own); }  // CUPTI's set-up, before any reading
+        cupti_per_launch = std::max(0.0, heap_bytes_per_call(20'000, [&] {
+                                        gpuchrono::kernels::launch_spin(config.spin, own);
+                                        sync(own);
+                                    }));
         std::printf("CUPTI keeps %.1f B of host heap per spin launched and waited for (20,000, no scope open)\n",
                     cupti_per_launch);
+    }
     const stress::Result r = stress::run(config);
     std::printf("devices used: %d; wall time %s\n", r.devices, gpuchrono::to_string(r.wall).c_str());
     bool bad = !r.thread_errors.empty();
@@ -167,17 +155,18 @@ int main(int argc, char** argv) try {
     }
     // Flat but for CUPTI's share: the allocator may keep a few pages more (thread stacks are gone by the end);
     // 1 MiB is far below what one retained Measurement per scope would take (hundreds of bytes x 640,000 scopes).
-    std::size_t launches_after_warm_up = 0;
-    for (std::size_t k = 0; k < stress::kind_count; ++k)
-        if (r.ran[k])
-            launches_after_warm_up += static_cast<std::size_t>(config.threads) *
-                                      static_cast<std::size_t>(config.iterations - config.warm_iterations);
+    const std::size_t launches_after_warm_up = static_cast<std::size_t>(std::count(r.ran.begin(), r.ran.end(), true)) *
+                                               static_cast<std::size_t>(config.threads) *
+                                               static_cast<std::size_t>(config.iterations - config.warm_iterations);
     const double cupti_allowance = kernel_policy ? cupti_per_launch * static_cast<double>(launches_after_warm_up) : 0.0;
     std::printf("allowed RSS growth: 1 MiB + CUPTI's %.1f B x %zu launches after the warm-up = %.2f MiB\n",
                 cupti_per_launch, launches_after_warm_up, 1.0 + mib(static_cast<long long>(cupti_allowance)));
     if (static_cast<double>(rss_growth) > (1 << 20) + cupti_allowance) bad = true;
     if (kernel_policy) {
-        const double per_scope = heap_bytes_per_kernel_scope(own, 20'000, config.spin);
+        const double per_scope = heap_bytes_per_call(20'000, [&] {
+            gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> t(own);
+            gpuchrono::kernels::launch_spin(config.spin, own);
+        });
         const bool scope_ok = per_scope - cupti_per_launch < 8.0;
         std::printf("KernelPolicy heap per scope around one spin, one thread, 20,000 scopes: %.1f B, CUPTI's share %.1f B: %s\n",
                     per_scope, cupti_per_launch, scope_ok ? "passed" : "FAILED (the library keeps memory per scope)");

@@ -145,7 +145,6 @@ public:
         }
         // The checkpoints' slots exist before any thread runs: no thread resizes the vector under another.
         for (int at : checkpoint_at_) result_.checkpoints.emplace_back(at, Memory{});
-        sampled_.assign(static_cast<std::size_t>(config_.threads), 0);
         started_ = std::chrono::steady_clock::now();
         std::vector<std::thread> threads;
         for (int t = 0; t < config_.threads; ++t) threads.emplace_back([this, t] { thread_main(t); });
@@ -232,21 +231,19 @@ private:
         cudaStream_t stream = nullptr;
         std::string error;
         bool arrived = false;
+        std::size_t next_checkpoint = 0;  // the first checkpoint this thread has not arrived at
         try {
             const int device = result_.devices > 0 ? index % result_.devices : 0;
             GPUCHRONO_CUDA_CHECK(cudaSetDevice(device), "choosing the stress thread's device");
             GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a stress stream");
             std::deque<Measurement> window;
-            std::size_t next_checkpoint = 0;
             for (int i = 0; i < config_.iterations; ++i) {
                 if (i == config_.warm_iterations) {
                     arrived = true;
                     arrive_and_sample(index, result_.after_warm_up);
                 }
-                if (next_checkpoint < checkpoint_at_.size() && i == checkpoint_at_[next_checkpoint]) {
-                    ++sampled_[index];
+                if (next_checkpoint < checkpoint_at_.size() && i == checkpoint_at_[next_checkpoint])
                     arrive_and_sample(index, result_.checkpoints[next_checkpoint++].second);
-                }
                 if (result_.ran[host_sync]) one_scope<gpuchrono::HostSyncPolicy>(local, host_sync, stream);
                 if (result_.ran[event]) one_scope<gpuchrono::EventPolicy>(local, event, stream);
                 if (result_.ran[event_lazy]) lazy_scope(local, stream, window);
@@ -259,8 +256,8 @@ private:
         }
         // Never leave the others waiting: a thread that stopped early still arrives at every sample point.
         if (!arrived) arrive_and_sample(index, result_.after_warm_up);
-        for (std::size_t c = sampled_[index]; c < checkpoint_at_.size(); ++c)
-            arrive_and_sample(index, result_.checkpoints[c].second);
+        for (; next_checkpoint < checkpoint_at_.size(); ++next_checkpoint)
+            arrive_and_sample(index, result_.checkpoints[next_checkpoint].second);
         if (stream) (void)cudaStreamDestroy(stream);
         std::lock_guard lock(mutex_);
         if (!error.empty()) result_.thread_errors.push_back("thread " + std::to_string(index) + ": " + error);
@@ -289,7 +286,6 @@ private:
 
     Config config_;
     std::vector<int> checkpoint_at_;     // iterations (per thread) at which memory is sampled after the warm-up
-    std::vector<std::size_t> sampled_;   // per thread: checkpoints it has arrived at
     std::barrier<> sync_point_;
     std::mutex mutex_;
     Result result_;
