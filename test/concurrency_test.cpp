@@ -4,6 +4,7 @@
 // ThreadSanitizer, which is where a missing lock shows up; the assertions check that nothing was lost.
 #include <boost/test/unit_test.hpp>
 
+#include "no_device.hpp"
 #include "recording_sink.hpp"
 
 #include <gpuchrono/checks/finding_catalog.hpp>
@@ -44,19 +45,6 @@ gpuchrono::Finding floor_finding(int thread) {
 // Two places in "the user's program" for return-address call sites (resolved with dladdr, cached under a lock).
 [[gnu::noinline]] int first_place() { return 1; }
 [[gnu::noinline]] int second_place() { return 2; }
-
-struct without_device {
-    boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
-        boost::test_tools::assertion_result r(gpuchrono::device_count() == 0);
-        r.message() << "a CUDA device is present: the no-device paths cannot be exercised here";
-        return r;
-    }
-};
-
-bool names_a_no_device_error(const std::string& what) {
-    return what.find("cudaErrorNoDevice") != std::string::npos ||
-           what.find("cudaErrorInsufficientDriver") != std::string::npos;
-}
 
 }  // namespace
 

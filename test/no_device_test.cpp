@@ -2,6 +2,8 @@
 // crash. These cases only make sense without a device, so on a GPU machine they are skipped visibly.
 #include <boost/test/unit_test.hpp>
 
+#include "no_device.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -11,21 +13,6 @@
 #include <gpuchrono/policies/event_pool.hpp>
 
 import gpuchrono;
-
-namespace {
-struct without_device {
-    boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
-        boost::test_tools::assertion_result r(gpuchrono::device_count() == 0);
-        r.message() << "a CUDA device is present: the no-device paths cannot be exercised here";
-        return r;
-    }
-};
-
-bool names_a_no_device_error(const std::string& what) {
-    return what.find("cudaErrorNoDevice") != std::string::npos ||
-           what.find("cudaErrorInsufficientDriver") != std::string::npos;
-}
-}  // namespace
 
 BOOST_AUTO_TEST_SUITE(no_device, *boost::unit_test::precondition(without_device()))
 
