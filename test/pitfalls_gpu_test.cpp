@@ -258,12 +258,23 @@ BOOST_AUTO_TEST_CASE(events_on_another_stream_than_the_work_are_reported) {
 BOOST_AUTO_TEST_CASE(events_on_the_work_stream_are_silent) {
     OwnStream other;
     warm_up(stream);
+    const Duration work = Duration::from_ms(20);
+    const auto host_start = std::chrono::steady_clock::now();
     gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(other.stream);
-    kernels::launch_spin(Duration::from_ms(2), other.stream);
+    kernels::launch_spin(work, other.stream);
+    const Duration host_scope = Duration::from_ns(
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - host_start).count());
     const Measurement m = t.stop();
-    show("event on stream B, 2 ms spin on stream B", m);
+    show("event on stream B, 20 ms spin on stream B", m);
     BOOST_TEST(!has(m, gpuchrono::codes::timed_stream_idle));
-    BOOST_TEST(!has(m, gpuchrono::codes::host_time_in_event_interval));
+    // The host-time finding is right whenever the host spent half the interval before the stop (a launch
+    // slowed by a sanitizer can take that long), so silence is asserted where the host's whole scope, which
+    // holds what the timer counts, stayed under that share.
+    if (host_scope.ns() < gpuchrono::host_share_threshold * m.duration().ns())
+        BOOST_TEST(!has(m, gpuchrono::codes::host_time_in_event_interval),
+                   "host scope " << host_scope << " of a " << m.duration() << " interval");
+    else
+        BOOST_TEST_MESSAGE("the launch took " << host_scope << " on the host, half the interval or more: a finding is due");
 }
 
 // --- PITFALLS.md #7, #22: the event-pair floor, measured on the device ---
@@ -547,9 +558,22 @@ BOOST_AUTO_TEST_CASE(a_first_launch_under_lazy_loading_makes_a_cold_first_sample
                                                                        << "): the first launch loads nothing");
         return;
     }
+    // The first launch loads the module on the host (171-430 us on an H100), far above a 50 us spin: the first
+    // sample is cold. A tool that loads modules itself (compute-sanitizer instruments each module as it loads,
+    // and slows every launch) can take that away; the finding must then say nothing. Whatever ran, the finding
+    // is asserted against the samples, and its message must name lazy loading.
+    const std::vector<Duration> in_order = series.durations();
+    std::vector<double> rest;
+    for (std::size_t i = 1; i < in_order.size(); ++i) rest.push_back(in_order[i].ns());
+    std::sort(rest.begin(), rest.end());
+    const std::size_t mid = rest.size() / 2;
+    const double median_of_rest = rest.size() % 2 ? rest[mid] : (rest[mid - 1] + rest[mid]) / 2;
+    const bool first_is_cold = in_order.front().ns() > gpuchrono::cold_sample_ratio * median_of_rest;
+    BOOST_TEST_MESSAGE("first sample " << in_order.front() << ", median of the rest " << Duration::from_ns(median_of_rest)
+                                       << (first_is_cold ? ": cold" : ": not cold, the launch loaded nothing this run"));
     const Finding* cold = s.find(gpuchrono::codes::cold_first_sample);
-    BOOST_REQUIRE(cold != nullptr);
-    BOOST_TEST(cold->message.find("lazy module loading is on") != std::string::npos, cold->message);
+    BOOST_TEST((cold != nullptr) == first_is_cold);
+    if (cold) BOOST_TEST(cold->message.find("lazy module loading is on") != std::string::npos, cold->message);
 }
 
 BOOST_AUTO_TEST_CASE(a_warmed_kernel_series_is_silent) {
