@@ -1,6 +1,7 @@
 // measure() and compare() against the floor and against their peers, in one run on one GPU:
 //   (a) spin(D), D = 1, 10, 100 us: median - D of each measure() method, beside a raw CUDA graph replay
-//       (100 launches per graph, interval / 100) and a naive event pair (record, launch, record, synchronize);
+//       (100 launches per graph, interval / 100), a naive event pair (record, launch, record, synchronize) and
+//       a raw CUPTI record; the graph method and replay both before and after CUPTI is set up;
 //   (b) wall time until the stopping rule is met for a 10 us kernel at 1% and 0.5% target width, beside the
 //       budgets of nvbench (at least 0.5 s per state) and triton's do_bench (25 ms warm-up + 100 ms);
 //   (c) A/A: compare() of one kernel against itself, 200 times: how often the verdict is faster or slower;
@@ -113,31 +114,58 @@ gpuchrono::Series measure_spin(cudaStream_t stream, Duration d, gpuchrono::Measu
     return gpuchrono::measure("spin", stream, [d](cudaStream_t st) { kernels::launch_spin(d, st); }, o);
 }
 
+struct Row {
+    std::string method;
+    double median_minus_d = 0;
+    std::size_t samples = 0;
+    unsigned calls_per_sample = 0;
+    double ci_width = std::nan("");  // relative; NaN for the raw references
+};
+
+Row measured_row(cudaStream_t stream, Duration d, gpuchrono::Method method, const char* label_suffix = "") {
+    gpuchrono::MeasureOptions o;
+    o.method = method;
+    const gpuchrono::Series s = measure_spin(stream, d, o);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    return {std::string("measure(") + gpuchrono::to_string(method) + ")" + label_suffix, r.interval.median_ns - d.ns(),
+            r.interval.samples, r.calls_per_sample, r.interval.relative_width()};
+}
+
+// CUPTI, once set up, records every kernel of the process and slows each launch a little, a graph replay's
+// kernels too, for the rest of the process. So the methods that need no CUPTI run first, before anything sets it
+// up (as in a program that never asks for the kernel method); then CUPTI is set up and the kernel method, the raw
+// CUPTI floor and the graph method again (as in a program that also uses KernelPolicy) run.
 void part_a(cudaStream_t stream) {
-    std::printf("\n(a) spin(D): median - D per method (ns; the floor is the raw CUPTI record)\n");
-    std::printf("  %-8s %-28s %12s %9s %10s %10s\n", "D", "method", "median - D", "samples", "calls/smp", "CI width");
-    for (const double us : {1.0, 10.0, 100.0}) {
-        const Duration d = Duration::from_us(us);
-        const double raw_graph = raw_graph_median(stream, d) - d.ns();
-        const double naive = naive_event_median(stream, d) - d.ns();
-        const bool cupti = gpuchrono::kernel_method_available();
-        const double raw_cupti = cupti ? raw_cupti_median(stream, d) - d.ns() : std::nan("");
-        std::vector<gpuchrono::Method> methods{gpuchrono::Method::graph, gpuchrono::Method::event, gpuchrono::Method::host};
-        if (cupti) methods.insert(methods.begin(), gpuchrono::Method::kernel);
-        for (const auto method : methods) {
-            gpuchrono::MeasureOptions o;
-            o.method = method;
-            const gpuchrono::Series s = measure_spin(stream, d, o);
-            const gpuchrono::MeasureRecord& r = *s.measure_record();
-            std::printf("  %-8s %-28s %12.0f %9zu %10u %9.2f%%\n", (std::to_string(static_cast<int>(us)) + " us").c_str(),
-                        (std::string("measure(") + gpuchrono::to_string(method) + ")").c_str(),
-                        r.interval.median_ns - d.ns(), r.interval.samples, r.calls_per_sample,
-                        100 * r.interval.relative_width());
-        }
-        if (cupti) std::printf("  %-8s %-28s %12.0f %9d %10d\n", "", "raw CUPTI record (per call)", raw_cupti, 100, 1);
-        std::printf("  %-8s %-28s %12.0f %9d %10d\n", "", "raw graph replay (N = 100)", raw_graph, 30, 100);
-        std::printf("  %-8s %-28s %12.0f %9d %10d\n", "", "naive event pair", naive, 100, 1);
+    const std::vector<double> lengths_us{1.0, 10.0, 100.0};
+    std::vector<std::vector<Row>> rows(lengths_us.size());
+    for (std::size_t i = 0; i < lengths_us.size(); ++i) {
+        const Duration d = Duration::from_us(lengths_us[i]);
+        for (const auto method : {gpuchrono::Method::graph, gpuchrono::Method::event, gpuchrono::Method::host})
+            rows[i].push_back(measured_row(stream, d, method, method == gpuchrono::Method::graph ? ", no CUPTI" : ""));
+        rows[i].push_back({"raw graph replay (N = 100)", raw_graph_median(stream, d) - d.ns(), 30, 100});
+        rows[i].push_back({"naive event pair", naive_event_median(stream, d) - d.ns(), 100, 1});
     }
+    std::string why;
+    const bool cupti = gpuchrono::kernel_method_available(&why);  // sets CUPTI up
+    std::printf("kernel method: %s\n", cupti ? "available" : ("not available: " + why).c_str());
+    for (std::size_t i = 0; cupti && i < lengths_us.size(); ++i) {
+        const Duration d = Duration::from_us(lengths_us[i]);
+        rows[i].insert(rows[i].begin(), measured_row(stream, d, gpuchrono::Method::kernel));
+        rows[i].insert(rows[i].begin() + 2, measured_row(stream, d, gpuchrono::Method::graph, ", CUPTI active"));
+        rows[i].push_back({"raw CUPTI record (per call)", raw_cupti_median(stream, d) - d.ns(), 100, 1});
+        rows[i].push_back({"raw graph replay, CUPTI active", raw_graph_median(stream, d) - d.ns(), 30, 100});
+    }
+    std::printf("\n(a) spin(D): median - D per method (ns; the floor is the raw CUPTI record)\n");
+    std::printf("  %-8s %-32s %12s %9s %10s %10s\n", "D", "method", "median - D", "samples", "calls/smp", "CI width");
+    for (std::size_t i = 0; i < lengths_us.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j) {
+            const Row& r = rows[i][j];
+            const std::string d = j == 0 ? std::to_string(static_cast<int>(lengths_us[i])) + " us" : "";
+            std::printf("  %-8s %-32s %12.0f %9zu %10u", d.c_str(), r.method.c_str(), r.median_minus_d, r.samples,
+                        r.calls_per_sample);
+            if (std::isnan(r.ci_width)) std::printf("\n");
+            else std::printf(" %9.2f%%\n", 100 * r.ci_width);
+        }
 }
 
 void part_b(cudaStream_t stream, int runs) {
@@ -300,9 +328,11 @@ int main(int argc, char** argv) {
         print_device_banner("bench_measure_compare");
         cudaStream_t stream = nullptr;
         GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the stream");
+        if (wants('a')) part_a(stream);  // first: it runs methods before anything sets CUPTI up
         std::string why;
-        std::printf("kernel method: %s\n", gpuchrono::kernel_method_available(&why) ? "available" : ("not available: " + why).c_str());
-        if (wants('a')) part_a(stream);
+        if (!wants('a'))
+            std::printf("kernel method: %s\n",
+                        gpuchrono::kernel_method_available(&why) ? "available" : ("not available: " + why).c_str());
         if (wants('b')) part_b(stream, quick ? 3 : 9);
         if (wants('c') || wants('d')) part_c_d(stream, quick ? 40 : 200, wants('c'), wants('d'));
         if (wants('e')) part_e();

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +45,16 @@ gpuchrono::Duration median_of(const gpuchrono::Series& s) { return Duration::fro
 bool holds_the_default_calls(const gpuchrono::MeasureRecord& r, Duration per_call) {
     if (r.calls_per_sample > 1000u) return false;
     return r.calls_per_sample >= 64u || 64.0 * per_call.ns() > 10e6;
+}
+
+// Whether libcupti is mapped into this process (/proc/self/maps): loaded by the library, or by a tool.
+bool cupti_is_mapped() {
+    std::ifstream maps("/proc/self/maps");
+    BOOST_REQUIRE_MESSAGE(maps, "cannot read /proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line))
+        if (line.find("libcupti") != std::string::npos) return true;
+    return false;
 }
 
 }  // namespace
@@ -259,6 +270,31 @@ BOOST_AUTO_TEST_CASE(compare_tells_a_longer_spin_from_a_shorter_one) {
         BOOST_TEST_MESSAGE("the two series overlap or nearly touch: a tool's launch cost swamps the spins; only consistency is checked");
         BOOST_TEST((c.verdict == gpuchrono::Verdict::slower) == (back.verdict == gpuchrono::Verdict::faster));
     }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// measure() with the graph, event or host method never sets CUPTI up: once set up, CUPTI records every kernel of
+// the process and slows every launch, a graph replay's kernels included, for the rest of the process. A suite of
+// its own, so that its process has run nothing that loads CUPTI (the automatic and kernel methods do).
+BOOST_FIXTURE_TEST_SUITE(measure_without_cupti, GpuStream)
+
+BOOST_AUTO_TEST_CASE(methods_other_than_kernel_leave_cupti_unloaded) {
+    const bool mapped_before = cupti_is_mapped();
+    for (const auto method : {gpuchrono::Method::graph, gpuchrono::Method::event, gpuchrono::Method::host}) {
+        gpuchrono::MeasureOptions o;
+        o.method = method;
+        o.max_time = Duration::from_ms(100);
+        const gpuchrono::Series s =
+            gpuchrono::measure("spin", stream, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+        BOOST_TEST((s.measure_record()->method == method));
+    }
+    if (mapped_before) {
+        BOOST_TEST_MESSAGE("libcupti was mapped before measure() ran (a tool such as compute-sanitizer loads it): "
+                           "nothing to tell");
+        return;
+    }
+    BOOST_TEST(!cupti_is_mapped(), "measure() with an explicit graph, event or host method loaded libcupti");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

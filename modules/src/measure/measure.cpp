@@ -156,8 +156,11 @@ Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& lau
     record->warmup = warm_up(stream, device, launch, options);
 
     // The method: the one asked for, or automatic's choice with its fallback.
+    // Asking sets CUPTI up, which then records every kernel of the process and slows every launch a little
+    // (a graph replay's kernels too): only automatic and the kernel method ask.
     std::string why_no_kernel;
-    const bool kernel_ok = kernel_method_available(&why_no_kernel);
+    const bool may_use_kernel = options.method == Method::automatic || options.method == Method::kernel;
+    const bool kernel_ok = may_use_kernel && kernel_method_available(&why_no_kernel);
     const Method first = first_choice(options.method, kernel_ok);
     const MethodSetup setup{name, stream, device, launch, takes_stream, flush ? &*flush : nullptr, options,
                             record->warmup.per_call};
