@@ -7,7 +7,6 @@
 #include <gpuchrono/core/device.hpp>       // stream_device
 #include <gpuchrono/measure/l2_flush.hpp>  // the cold-cache scrub, timed on its own
 #include <gpuchrono/measure/measure.hpp>   // kernel_method_available: a question for tests and benchmarks
-#include <gpuchrono/report/report.hpp>     // report::Sweep (not exported: sweep() returns it)
 
 #include "gpu_fixture.hpp"
 
