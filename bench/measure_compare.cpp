@@ -208,39 +208,45 @@ struct VerdictCounts {
     }
 };
 
+// `pairs` comparisons of a fresh series of spin(a) against a fresh one of spin(b): the verdicts, each change
+// (signed) and the wall time they took.
+struct PairRun {
+    VerdictCounts counts;
+    std::vector<double> changes;
+    double seconds = 0;
+};
+PairRun compare_pairs(cudaStream_t stream, Duration a, Duration b, int pairs) {
+    PairRun run;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < pairs; ++i) {
+        const auto c = gpuchrono::compare(measure_spin(stream, a), measure_spin(stream, b));
+        run.counts.add(c.verdict);
+        run.changes.push_back(c.change);
+    }
+    run.seconds = seconds_since(t0);
+    return run;
+}
+
 void part_c_d(cudaStream_t stream, int pairs, bool a_a, bool a_b) {
     const Duration d_a = Duration::from_us(10);
     if (a_a) {
-        VerdictCounts counts;
-        std::vector<double> changes;
-        const auto t0 = Clock::now();
-        for (int i = 0; i < pairs; ++i) {
-            const auto c = gpuchrono::compare(measure_spin(stream, d_a), measure_spin(stream, d_a));
-            counts.add(c.verdict);
-            changes.push_back(std::fabs(c.change));
-        }
-        std::printf("\n(c) A/A, 10 us spin against itself, %d comparisons (%.1f s): ", pairs, seconds_since(t0));
-        counts.print(pairs);
+        PairRun run = compare_pairs(stream, d_a, d_a, pairs);
+        for (double& c : run.changes) c = std::fabs(c);
+        std::printf("\n(c) A/A, 10 us spin against itself, %d comparisons (%.1f s): ", pairs, run.seconds);
+        run.counts.print(pairs);
         std::printf("\n    false verdicts %.1f%% (must be <= 5%%); median |change| %.3f%%, largest %.3f%%\n",
-                    100.0 * (counts.faster + counts.slower) / pairs, 100 * median_ns(changes),
-                    100 * *std::max_element(changes.begin(), changes.end()));
+                    100.0 * (run.counts.faster + run.counts.slower) / pairs, 100 * median_ns(run.changes),
+                    100 * *std::max_element(run.changes.begin(), run.changes.end()));
     }
     if (a_b) {
         const double m_a = measure_spin(stream, d_a).measure_record()->interval.median_ns;
         const Duration d_b = d_a + Duration::from_ns(0.02 * m_a);  // B's time per call is 2% above A's
-        VerdictCounts counts;
-        std::vector<double> changes;
-        const auto t0 = Clock::now();
-        for (int i = 0; i < pairs; ++i) {
-            const auto c = gpuchrono::compare(measure_spin(stream, d_a), measure_spin(stream, d_b));
-            counts.add(c.verdict);
-            changes.push_back(c.change);
-        }
+        const PairRun run = compare_pairs(stream, d_a, d_b, pairs);
         std::printf("\n(d) A/B, B spins %.0f ns longer (2%% of A's %.0f ns per call), %d comparisons (%.1f s): ",
-                    d_b.ns() - d_a.ns(), m_a, pairs, seconds_since(t0));
-        counts.print(pairs);
-        std::printf("\n    detected %.1f%% (must be >= 95%%); median change %.3f%%\n", 100.0 * counts.slower / pairs,
-                    100 * median_ns(changes));
+                    d_b.ns() - d_a.ns(), m_a, pairs, run.seconds);
+        run.counts.print(pairs);
+        std::printf("\n    detected %.1f%% (must be >= 95%%); median change %.3f%%\n", 100.0 * run.counts.slower / pairs,
+                    100 * median_ns(run.changes));
     }
 }
 
