@@ -216,6 +216,12 @@ BOOST_AUTO_TEST_CASE(a_first_sample_above_one_and_a_half_medians_is_cold) {
     BOOST_TEST(!gpuchrono::check_cold_first_sample(too_short));
     const std::vector<Duration> warm = {Duration::from_us(11), Duration::from_us(430), Duration::from_us(10)};
     BOOST_TEST(!gpuchrono::check_cold_first_sample(warm));
+    // A ratio of 1e40 has 41 digits: printed whole, never cut by a fixed buffer (it once went through char[32]).
+    const std::vector<Duration> absurd = {Duration::from_ns(1e40), Duration::from_ns(1), Duration::from_ns(1)};
+    const auto huge = gpuchrono::check_cold_first_sample(absurd);
+    BOOST_REQUIRE(huge.has_value());
+    BOOST_TEST(contains(huge->message, "x the median 1 ns of the 2 after it"), huge->message);
+    BOOST_TEST(contains(huge->message, "10000000000000000303786028427003666890752.0x"), huge->message);
 }
 
 // --- PITFALLS.md #5, #6, #27: GPU state from NVML ---

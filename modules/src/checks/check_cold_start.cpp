@@ -1,8 +1,9 @@
 #include <gpuchrono/checks/check_cold_start.hpp>
 #include <gpuchrono/checks/finding_catalog.hpp>
 
+#include "../core/fixed_text.hpp"
+
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,7 @@ std::optional<Finding> check_cold_first_sample(std::span<const Duration> in_orde
     double median = rest[mid];
     if (rest.size() % 2 == 0) median = (median + *std::max_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
     if (!(median > 0) || !(first.ns() > cold_sample_ratio * median)) return std::nullopt;
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.1f", first.ns() / median);
+    const std::string ratio = detail::fixed_text(first.ns() / median, 1);
     std::string message = "the first sample " + to_string(first) + " is " + ratio + "x the median " +
                           to_string(Duration::from_ns(median)) + " of the " + std::to_string(rest.size()) +
                           " after it: it paid for a cold start";

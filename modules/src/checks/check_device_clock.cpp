@@ -2,9 +2,10 @@
 #include <gpuchrono/checks/finding_catalog.hpp>
 #include <gpuchrono/stats/views.hpp>
 
+#include "../core/fixed_text.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,11 +13,7 @@
 namespace gpuchrono {
 
 namespace {
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
+std::string fixed(double value, int decimals) { return detail::fixed_text(value, decimals); }
 
 std::string block_text(const BlockSample& s) {
     return "block " + std::to_string(s.block) + " region " + std::to_string(s.region);

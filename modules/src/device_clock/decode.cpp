@@ -2,9 +2,10 @@
 #include <gpuchrono/device_clock/decode.hpp>
 #include <gpuchrono/checks/finding_catalog.hpp>
 
+#include "../core/fixed_text.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -30,11 +31,7 @@ std::string where(const ProbeRecord& r, const std::vector<std::string>& names) {
     return "block " + std::to_string(r.block) + ", region " + quoted(names[r.region]);
 }
 
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+std::string fixed(double v, int decimals) { return detail::fixed_text(v, decimals); }
 
 double median(std::vector<double> v) {
     const std::size_t n = v.size();

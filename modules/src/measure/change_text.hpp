@@ -3,17 +3,17 @@
 // interval, "+12.31% [+12.02%, +12.60%]". Internal.
 #pragma once
 
+#include "../core/fixed_text.hpp"
+
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace gpuchrono::detail {
 
 inline std::string signed_percent(double ratio) {
     if (std::isinf(ratio)) return ratio > 0 ? "+inf%" : "-inf%";
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.2f%%", ratio * 100.0);
-    return text;
+    const std::string digits = fixed_text(ratio * 100.0, 2);
+    return (digits.front() == '-' ? digits : "+" + digits) + "%";
 }
 
 inline std::string change_with_interval(double change, double low, double high) {

@@ -3,10 +3,11 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 
+#include "../core/fixed_text.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -38,11 +39,7 @@ public:
     cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
-std::string mhz(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.0f", v);
-    return text;
-}
+std::string mhz(double v) { return detail::fixed_text(v, 0); }
 
 }  // namespace
 
