@@ -13,8 +13,6 @@
 namespace gpuchrono {
 
 namespace {
-std::string fixed(double value, int decimals) { return detail::fixed_text(value, decimals); }
-
 std::string block_text(const BlockSample& s) {
     return "block " + std::to_string(s.block) + " region " + std::to_string(s.region);
 }
@@ -72,8 +70,8 @@ std::optional<Finding> check_waves(std::uint64_t blocks, std::uint64_t sm_count,
         codes::partial_last_wave,
         std::to_string(blocks) + " blocks on " + std::to_string(sm_count) + " SMs x " +
             std::to_string(resident_blocks_per_sm) + " resident = " + std::to_string(shape.blocks_per_wave) +
-            " per wave: " + fixed(shape.waves, 2) + " waves, the last holds " + std::to_string(shape.blocks_in_last_wave) +
-            " blocks and " + fixed(share * 100, 1) + "% of the launch's block slots stay idle",
+            " per wave: " + detail::fixed_text(shape.waves, 2) + " waves, the last holds " + std::to_string(shape.blocks_in_last_wave) +
+            " blocks and " + detail::fixed_text(share * 100, 1) + "% of the launch's block slots stay idle",
         {{"waves", shape.waves},
          {"blocks_in_last_wave", static_cast<double>(shape.blocks_in_last_wave)},
          {"idle_slot_share", share}});

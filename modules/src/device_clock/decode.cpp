@@ -31,8 +31,6 @@ std::string where(const ProbeRecord& r, const std::vector<std::string>& names) {
     return "block " + std::to_string(r.block) + ", region " + quoted(names[r.region]);
 }
 
-std::string fixed(double v, int decimals) { return detail::fixed_text(v, decimals); }
-
 double median(std::vector<double> v) {
     const std::size_t n = v.size();
     const auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
@@ -281,13 +279,13 @@ Findings resolution_findings(const BlockSamples& samples) {
     std::size_t coarse = 0;
     for (const BlockSample& s : samples.samples)
         if (s.count != 0 && static_cast<double>(s.accumulated_ns) / static_cast<double>(s.count) < floor_ns) ++coarse;
-    const std::string floor_text = fixed(min_timer_steps, 0) + " %globaltimer steps (" + to_string(samples.timer_step) +
+    const std::string floor_text = detail::fixed_text(min_timer_steps, 0) + " %globaltimer steps (" + to_string(samples.timer_step) +
                                    " each, " + to_string(Duration::from_ns(floor_ns)) + ")";
     if (samples.kernel_duration().ns() < floor_ns)
         out.push_back(make_finding(codes::device_clock_kernel_below_timer_resolution,
                                    "the kernel-level duration " + to_string(samples.kernel_duration()) +
                                        " spans fewer than " + floor_text + ": it is quantised by up to " +
-                                       fixed(100.0 * step / std::max(samples.kernel_duration().ns(), step), 0) + "%",
+                                       detail::fixed_text(100.0 * step / std::max(samples.kernel_duration().ns(), step), 0) + "%",
                                    {{"kernel_ns", samples.kernel_duration().ns()}, {"timer_step_ns", step}}));
     if (coarse != 0)
         out.push_back(make_finding(codes::device_clock_regions_below_timer_resolution,

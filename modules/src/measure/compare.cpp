@@ -1,13 +1,12 @@
 #include <gpuchrono/measure/compare.hpp>
-
-#include "change_text.hpp"
 #include <gpuchrono/measure/hodges_lehmann.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/rank_test.hpp>
 
+#include "change_text.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 #include <ostream>
 #include <stdexcept>
@@ -18,19 +17,13 @@ namespace gpuchrono {
 
 namespace {
 
-std::string plain(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", v);
-    return text;
-}
-
 std::vector<double> logs(std::span<const double> ns, const char* which) {
     std::vector<double> out;
     out.reserve(ns.size());
     for (std::size_t i = 0; i < ns.size(); ++i) {
         if (!(ns[i] > 0.0) || !std::isfinite(ns[i]))
             throw std::invalid_argument(std::string("gpuchrono::compare: sample ") + std::to_string(i) + " of " + which +
-                                        " is " + plain(ns[i]) + " ns: durations must be positive and finite");
+                                        " is " + detail::three_digits(ns[i]) + " ns: durations must be positive and finite");
         out.push_back(std::log(ns[i]));
     }
     return out;
@@ -61,9 +54,9 @@ std::ostream& operator<<(std::ostream& os, Verdict v) { return os << to_string(v
 void CompareOptions::validate() const {
     if (!(threshold >= 0.0) || !std::isfinite(threshold))
         throw std::invalid_argument("gpuchrono::compare: threshold must be a finite ratio >= 0 (0.01 is 1%), got " +
-                                    plain(threshold));
+                                    detail::three_digits(threshold));
     if (!(confidence > 0.0 && confidence < 1.0))
-        throw std::invalid_argument("gpuchrono::compare: confidence must be in (0, 1), got " + plain(confidence));
+        throw std::invalid_argument("gpuchrono::compare: confidence must be in (0, 1), got " + detail::three_digits(confidence));
 }
 
 Verdict verdict_for(double change, double change_low, double change_high, double p_value, const CompareOptions& o) {
@@ -98,8 +91,8 @@ Comparison compare_samples(std::span<const double> a_ns, std::span<const double>
     c.exact_test = test.exact;
     c.verdict = verdict_for(c.change, c.change_low, c.change_high, c.p_value, options);
     const std::string figures = detail::change_with_interval(c.change, c.change_low, c.change_high) + " at " +
-                                plain(100 * options.confidence) + "%, p = " + plain(c.p_value);
-    const std::string t = plain(100 * options.threshold) + "%";
+                                detail::three_digits(100 * options.confidence) + "%, p = " + detail::three_digits(c.p_value);
+    const std::string t = detail::three_digits(100 * options.threshold) + "%";
     switch (c.verdict) {
         case Verdict::slower:
         case Verdict::faster:

@@ -107,10 +107,8 @@ std::string render_comparison(const ReportComparison& c, const CompareOptions& o
             continue;
         }
         const Comparison& x = *r.comparison;
-        char p[32];
-        std::snprintf(p, sizeof p, "%.3g", x.p_value);
         table.row({name, to_string(x.median_a), to_string(x.median_b),
-                       detail::change_with_interval(x.change, x.change_low, x.change_high), p,
+                       detail::change_with_interval(x.change, x.change_low, x.change_high), detail::three_digits(x.p_value),
                        to_string(x.verdict)});
         ++counts[static_cast<int>(x.verdict)];
         for (const std::string& n : x.notes) remarks.push_back(name + ": " + n);

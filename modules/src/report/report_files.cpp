@@ -80,7 +80,7 @@ std::vector<WrittenFile> write_report_files(const Report& report, const std::fil
         html += "<h2>" + svg::escape(caption) + "</h2>\n<p><a href=\"" + svg::escape(file) + "\"><img src=\"" + svg::escape(file) +
                 "\" alt=\"" + svg::escape(caption) + "\"></a></p>\n";
     html += "<h2>Report</h2>\n<pre>" + svg::escape(text) + "</pre>\n";
-    if (timelines || activities) html += "<p>Per-block records as a trace: open <a href=\"trace.json\">trace.json</a> in https://ui.perfetto.dev</p>\n";
+    if (timelines || activities) html += "<p>Per-block records and GPU activities as a trace: open <a href=\"trace.json\">trace.json</a> in https://ui.perfetto.dev</p>\n";
     html += "</body></html>\n";
     put("index.html", html, "the report and every picture on one page (HTML)");
     return written;
