@@ -78,6 +78,7 @@ const std::vector<std::string_view> all_code_constants = {
     gpuchrono::codes::kernel_no_activity,
     gpuchrono::codes::kernel_activity_elsewhere,
     gpuchrono::codes::kernel_records_dropped,
+    gpuchrono::codes::kernel_records_late,
     gpuchrono::codes::concurrent_work_overlapped,
     gpuchrono::codes::cupti_unavailable,
 };

@@ -188,7 +188,8 @@ BOOST_AUTO_TEST_CASE(measurements_carry_activities_and_span) {
 
 BOOST_AUTO_TEST_CASE(the_cupti_codes_are_catalogued) {
     for (std::string_view code : {gpuchrono::codes::kernel_no_activity, gpuchrono::codes::kernel_activity_elsewhere,
-                                  gpuchrono::codes::kernel_records_dropped, gpuchrono::codes::concurrent_work_overlapped,
+                                  gpuchrono::codes::kernel_records_dropped, gpuchrono::codes::kernel_records_late,
+                                  gpuchrono::codes::concurrent_work_overlapped,
                                   gpuchrono::codes::cupti_unavailable}) {
         const gpuchrono::FindingKind* kind = gpuchrono::find_finding_kind(code);
         BOOST_REQUIRE(kind != nullptr);

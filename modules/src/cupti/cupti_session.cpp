@@ -72,15 +72,22 @@ std::uint32_t CuptiSession::stream_id(cudaStream_t stream) const {
     return id;
 }
 
-void CuptiSession::flush(bool forced) {
-    // A flush that starts while another thread's flush runs may return before that one has delivered its buffers
-    // (seen on the H100: a scope of a second thread then missed its own kernel), so flushes take turns; the later
-    // one then runs in full after the earlier has delivered.
+void CuptiSession::flush() {
+    // Flushes take turns: one that starts while another thread's runs may return before that one has delivered
+    // its buffers (seen on the H100: a scope of a second thread then missed its own kernel). A caller that waited
+    // for its turn while a later flush ran needs no flush of its own; under 16 threads of eager scopes this turns
+    // one flush per scope into about one per turn of the lock.
+    const std::size_t begun_before = flushes_.load(std::memory_order_acquire);
     std::lock_guard lock(flushing_);
-    if (const CUptiResult r = lib_.activity_flush_all(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0); r != CUPTI_SUCCESS)
+    if (flushes_.load(std::memory_order_relaxed) > begun_before) return;
+    flushes_.fetch_add(1, std::memory_order_release);
+    CUptiResult r = CUPTI_SUCCESS;
+    flush_between_launches([&] { r = lib_.activity_flush_all(0); });
+    if (r != CUPTI_SUCCESS) {
+        flushes_.fetch_sub(1, std::memory_order_release);  // it delivered nothing: whoever waited must flush
         throw TimerError("gpuchrono: cuptiActivityFlushAll failed: " + lib_.describe(r) +
                          "; the scope's activity records cannot be read");
-    ++flushes_;
+    }
 }
 
 void CuptiSession::register_pending(const std::shared_ptr<FlushWaiter>& scope) {

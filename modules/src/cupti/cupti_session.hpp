@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,9 +37,13 @@ public:
     std::uint64_t timestamp() const;                  // cuptiGetTimestamp: the clock of the records
     std::uint32_t stream_id(cudaStream_t stream) const;  // CUPTI's id of a stream (what records carry)
 
-    // Delivers the records of finished work (cuptiActivityFlushAll: the buffers whose records are all complete,
-    // or with `forced` every buffer). Throws TimerError on failure.
-    void flush(bool forced = false);
+    // Delivers the records of work that had finished when this was called: cuptiActivityFlushAll(0), which hands
+    // over the buffers whose records are all complete. Threads share flushes: if a flush that began after this
+    // call arrived has completed meanwhile (another thread's), it returns at once, as that flush delivered what
+    // this caller needs. Never forced (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED): a forced flush hands over buffers that
+    // other threads' launches are still filling, which CUPTI advises only at the end of a session. Throws
+    // TimerError on failure.
+    void flush();
 
     // Lazy scopes: one flush for all of them. register_pending() adds a scope; serve(s) returns at once if s was
     // flushed already, else waits for the work of every registered unflushed scope, flushes once, and marks
@@ -46,7 +51,7 @@ public:
     void register_pending(const std::shared_ptr<FlushWaiter>& scope);
     void serve(FlushWaiter& scope);
 
-    std::size_t flushes() const noexcept { return flushes_; }
+    std::size_t flushes() const noexcept { return flushes_.load(std::memory_order_relaxed); }
 
 private:
     explicit CuptiSession(const CuptiLibrary& lib) : lib_(lib) {}
@@ -56,7 +61,7 @@ private:
     std::mutex flush_mutex_;  // serve(): the pending scopes
     std::mutex flushing_;     // flush(): one at a time (see flush())
     std::vector<std::weak_ptr<FlushWaiter>> pending_;
-    std::size_t flushes_ = 0;
+    std::atomic<std::size_t> flushes_{0};  // begun; under flushing_, every begun flush has ended
 };
 
 }  // namespace gpuchrono::cupti

@@ -1,7 +1,10 @@
 #include "launch_subscriber.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace gpuchrono::cupti {
 
@@ -9,11 +12,41 @@ namespace {
 
 thread_local std::vector<LaunchLog*> open_logs;
 thread_local int runtime_depth = 0;  // runtime launch calls in progress on this thread (a driver call inside one is nested)
+thread_local int call_depth = 0;     // launch calls of either domain in progress on this thread
+
+// The gate between launch calls and flushes (flush_between_launches). seq_cst on both sides: a launch that
+// counted itself in before the flush raised its flag is waited for; one that came later sees the flag.
+std::atomic<int> launches_in_progress{0};
+std::atomic<bool> flush_running{false};
+
+// How long a launch call waits for a flush before it goes ahead anyway: a flush takes 0.05-2.4 ms on the
+// H100; a wait this long means the flush itself is waiting for this thread, and a crash is better than a hang.
+constexpr auto gate_patience = std::chrono::milliseconds(100);
+
+void enter_launch() noexcept {
+    for (auto deadline = std::chrono::steady_clock::time_point{};;) {
+        launches_in_progress.fetch_add(1);
+        if (!flush_running.load()) return;
+        launches_in_progress.fetch_sub(1);
+        const auto now = std::chrono::steady_clock::now();
+        if (deadline == std::chrono::steady_clock::time_point{}) deadline = now + gate_patience;
+        if (now >= deadline) {
+            launches_in_progress.fetch_add(1);
+            return;
+        }
+        std::this_thread::yield();
+    }
+}
 
 void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId /*cbid*/,
                           const void* data) {
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     const bool enter = info->callbackSite == CUPTI_API_ENTER;
+    if (enter) {
+        if (call_depth++ == 0) enter_launch();
+    } else if (call_depth > 0 && --call_depth == 0) {  // an exit whose entry came before subscribing: not counted
+        launches_in_progress.fetch_sub(1);
+    }
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth += enter ? 1 : -1;
     if (!enter || open_logs.empty()) return;  // the common case: two thread-local reads
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
@@ -65,6 +98,15 @@ std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
     if (auto e = enable_launch_callbacks(lib, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE)) return e;
     if (auto e = enable_launch_callbacks(lib, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE)) return e;
     return std::nullopt;
+}
+
+void flush_between_launches(const std::function<void()>& flush) {
+    struct Lower {
+        ~Lower() { flush_running.store(false); }
+    } lower;
+    flush_running.store(true);
+    while (launches_in_progress.load() != 0) std::this_thread::yield();
+    flush();
 }
 
 void open_launch_log(LaunchLog* log) { open_logs.push_back(log); }

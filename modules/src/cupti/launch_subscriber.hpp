@@ -9,6 +9,7 @@
 #include "cupti_library.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,13 @@ struct LaunchLog {
 // Subscribes and enables the launch callbacks. CUPTI allows one subscriber per process: if a tool holds it
 // (Nsight Systems or Compute, another profiler), the error says so.
 std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib);
+
+// Runs `flush` while no thread is inside a launch call. CUPTI 13 writes each thread's activity records into a
+// buffer of that thread's own (CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, on by default); on the H100 a
+// cuptiActivityFlushAll that ran while another thread's launch call was writing its record crashed inside
+// libcupti (SIGSEGV in cuLaunchKernel's CUPTI hook, about once in 500,000 flushes under 16 threads). The
+// subscriber's callbacks count the launch calls in progress, and new ones wait at entry while a flush runs.
+void flush_between_launches(const std::function<void()>& flush);
 
 // Open and close a log on the calling thread; logs nest (a scope inside a scope sees its launches in both).
 void open_launch_log(LaunchLog* log);

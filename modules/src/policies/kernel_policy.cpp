@@ -90,13 +90,18 @@ public:
         cupti::ActivityStore& store = session_.store();
         cupti::ActivityStore::Collected got = store.collect(log_.correlations, start_ns_);
         // A flush can return while CUPTI's own thread is still handing over a buffer it took just before (seen on
-        // the H100 with two threads' scopes: a scope then missed its own kernels). Every call that must have a
-        // record of its own is waited for: forced flushes, for up to record_wait.
+        // the H100 with two threads' scopes: a scope then missed its own kernels), or before CUPTI has completed a
+        // record of work that has finished. Every call that must have a record of its own is waited for, with
+        // plain flushes and growing pauses, for up to record_wait; what is still missing then is reported.
+        std::size_t missing = missing_records(got.launched);
         const auto deadline = std::chrono::steady_clock::now() + record_wait;
-        while (missing_records(got.launched) && std::chrono::steady_clock::now() < deadline) {
-            session_.flush(true);
-            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        auto pause = std::chrono::microseconds(20);
+        while (missing > 0 && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(pause);
+            pause = std::min(pause * 2, std::chrono::microseconds(1000));
+            session_.flush();
             got = store.collect(log_.correlations, start_ns_);
+            missing = missing_records(got.launched);
         }
         const std::uint64_t dropped = store.dropped() - dropped_at_start_;
         cupti::Attribution split = cupti::attribute(std::move(got.launched), filter_);
@@ -104,7 +109,7 @@ public:
         KernelScopeResult r;
         r.busy = Duration::from_ns(static_cast<double>(cupti::busy_ns(split.counted)));
         r.span = Duration::from_ns(static_cast<double>(cupti::span_ns(split.counted)));
-        r.found = findings(split, got.others, dropped);
+        r.found = findings(split, got.others, dropped, missing);
         detail::stamp_findings(r.found, site);
         r.counted = std::move(split.counted);
         result_ = std::move(r);
@@ -117,17 +122,17 @@ public:
 
 private:
     // How long a scope waits for records that its launch calls must have produced, after the flush.
-    static constexpr std::chrono::milliseconds record_wait{50};
+    static constexpr std::chrono::milliseconds record_wait{200};
 
-    bool missing_records(const std::vector<KernelActivity>& launched) const {
-        for (std::uint32_t id : log_.expected)
-            if (std::none_of(launched.begin(), launched.end(), [&](const KernelActivity& a) { return a.correlation_id == id; }))
-                return true;
-        return false;
+    // The launch calls that must have a record of their own and have none yet.
+    std::size_t missing_records(const std::vector<KernelActivity>& launched) const {
+        return static_cast<std::size_t>(std::count_if(log_.expected.begin(), log_.expected.end(), [&](std::uint32_t id) {
+            return std::none_of(launched.begin(), launched.end(), [&](const KernelActivity& a) { return a.correlation_id == id; });
+        }));
     }
 
     Findings findings(const cupti::Attribution& split, const std::vector<KernelActivity>& others,
-                      std::uint64_t dropped) const {
+                      std::uint64_t dropped, std::size_t missing) const {
         Findings found;
         const std::string where = filter_.stream_only ? "on the timed stream (CUPTI stream " + std::to_string(filter_.stream) +
                                                             ", device " + std::to_string(filter_.device) + ")"
@@ -154,6 +159,16 @@ private:
                                              " activity records while this scope ran (its buffers were full): the "
                                              "activity list and the busy time may miss work",
                                          {{"dropped_records", static_cast<double>(dropped)}}));
+        if (missing > 0)
+            found.push_back(make_finding(codes::kernel_records_late,
+                                         std::to_string(missing) + " of the scope's " +
+                                             std::to_string(log_.expected.size()) +
+                                             " launch calls had no activity record " +
+                                             std::to_string(record_wait.count()) +
+                                             " ms after their work had finished: the busy time and the activity "
+                                             "list miss that work",
+                                         {{"missing_records", static_cast<double>(missing)},
+                                          {"launch_calls", static_cast<double>(log_.expected.size())}}));
         if (!split.counted.empty()) {
             const std::vector<cupti::Overlap> overlaps = cupti::overlapping_work(split.counted, others);
             if (!overlaps.empty()) {

@@ -67,6 +67,7 @@ struct codes {
     static constexpr std::string_view kernel_no_activity = "kernel-no-activity";
     static constexpr std::string_view kernel_activity_elsewhere = "kernel-activity-elsewhere";
     static constexpr std::string_view kernel_records_dropped = "kernel-records-dropped";
+    static constexpr std::string_view kernel_records_late = "kernel-records-late";
     static constexpr std::string_view concurrent_work_overlapped = "concurrent-work-overlapped";
     static constexpr std::string_view cupti_unavailable = "cupti-unavailable";
 };
@@ -191,6 +192,11 @@ inline constexpr FindingKind finding_kinds[] = {
      "CUPTI dropped activity records while the scope ran (its buffers were full, counted by "
      "cuptiActivityGetNumDroppedRecords): the activity list and busy time may miss work",
      "time fewer launches per scope, or stop scopes eagerly (wait_at_stop) so buffers are flushed more often"},
+    {codes::kernel_records_late, Severity::warning, 0,
+     "CUPTI had not delivered the activity record of some of the scope's launch calls 200 ms after their work had "
+     "finished (flushes included): the activity list and busy time miss that work",
+     "time the work again (the records normally arrive within one flush); if it recurs, report the CUDA driver "
+     "and CUPTI versions"},
     {codes::concurrent_work_overlapped, Severity::warning, 9,
      "kernels or copies of other streams ran on the device at the same time as the scope's work and shared its SMs "
      "and memory: the scope's times are not those of its work alone (110 us alone vs 1113 us beside another "

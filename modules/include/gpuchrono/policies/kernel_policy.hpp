@@ -22,6 +22,7 @@
 // flushes once for all of them. CUPTI keeps about 80 B of host heap per flush, for good (docs/errors.md): time
 // millions of scopes lazily, in batches, rather than one flush each.
 // Findings (finding_catalog.hpp): kernel-no-activity, kernel-activity-elsewhere, kernel-records-dropped,
+// kernel-records-late (a launch call's record had not arrived 200 ms after its work finished),
 // concurrent-work-overlapped (work of other streams that ran on the device beside the scope's kernels:
 // PITFALLS.md #9), cupti-unavailable.
 // CUPTI: libcupti.so.13 is loaded at run time by the first KernelPolicy constructed (see available()); a program
