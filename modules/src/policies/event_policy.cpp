@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gpuchrono {
@@ -202,8 +203,7 @@ EventPolicy::EventPolicy(cudaStream_t stream, Options options)
 
 void EventPolicy::start() {
     if (!options_.checks) {
-        start_ = EventPool::instance().acquire(device_);
-        stop_ = EventPool::instance().acquire(device_);
+        std::tie(start_, stop_) = EventPool::instance().acquire_pair(device_);
         GPUCHRONO_CUDA_CHECK(cudaEventRecord(start_.get(), stream_), on_device("recording the EventPolicy start event", device_));
         return;
     }
@@ -219,8 +219,7 @@ void EventPolicy::start() {
             stop_ = fresh_event(device_);
         } else {
             gpu_state_ = sample_gpu_state(device_);
-            start_ = EventPool::instance().acquire(device_);
-            stop_ = EventPool::instance().acquire(device_);
+            std::tie(start_, stop_) = EventPool::instance().acquire_pair(device_);
             idle_at_start_ = stream_is_idle(stream_);
             bool driver_work = gpu_state_.has_value();  // NVML was read (or found missing) just now
             // Measured only on an idle stream, so the floor is not read behind the user's queued work.

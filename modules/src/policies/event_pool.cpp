@@ -4,6 +4,7 @@
 #include <gpuchrono/gpu/pools.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
+#include <array>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -60,27 +61,47 @@ EventPool::Impl& EventPool::impl() const {
     return *impl;
 }
 
-EventLease EventPool::acquire(int device) {
-    DeviceGuard on(device);
-    const std::uint64_t context = detail::runtime_context_id();
-    {
-        std::lock_guard lock(impl().mutex);
-        auto& d = impl().devices[device];
-        d.forget_for(context);
-        if (!d.free.empty()) {
-            cudaEvent_t e = d.free.back();
-            d.free.pop_back();
-            return EventLease(device, e, context);
-        }
-    }
-    // Created outside the lock: cudaEventCreate can take long on first use of a device.
+namespace {
+// Created outside the pool's lock: cudaEventCreate can take long on first use of a device.
+cudaEvent_t create_event(int device) {
     cudaEvent_t e = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDefault),
                          "creating a timing event for the pool on device " + std::to_string(device));
     detail::release_pools_at_exit();  // registered after the runtime's own teardown, so it runs before it
-    std::lock_guard lock(impl().mutex);
-    ++impl().devices[device].created;
-    return EventLease(device, e, context);
+    return e;
+}
+}  // namespace
+
+EventLease EventPool::acquire(int device) {
+    return std::move(acquire_n<1>(device)[0]);
+}
+
+std::pair<EventLease, EventLease> EventPool::acquire_pair(int device) {
+    std::array<EventLease, 2> two = acquire_n<2>(device);
+    return {std::move(two[0]), std::move(two[1])};
+}
+
+template <std::size_t N>
+std::array<EventLease, N> EventPool::acquire_n(int device) {
+    DeviceGuard on(device);
+    const std::uint64_t context = detail::runtime_context_id();
+    std::array<EventLease, N> out;
+    std::size_t taken = 0;
+    {
+        std::lock_guard lock(impl().mutex);
+        auto& d = impl().devices[device];
+        d.forget_for(context);
+        for (; taken < N && !d.free.empty(); ++taken) {
+            out[taken] = EventLease(device, d.free.back(), context);
+            d.free.pop_back();
+        }
+    }
+    for (std::size_t i = taken; i < N; ++i) {
+        out[i] = EventLease(device, create_event(device), context);
+        std::lock_guard lock(impl().mutex);
+        ++impl().devices[device].created;
+    }
+    return out;
 }
 
 void EventPool::release(int device, cudaEvent_t event, std::uint64_t context) noexcept {

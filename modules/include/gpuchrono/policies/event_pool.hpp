@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -50,6 +51,8 @@ public:
     // A timing-enabled event (cudaEventDefault: spin-waits, no BlockingSync latency) on `device`.
     // Creates one only when the device's free list is empty. Throws CudaError.
     EventLease acquire(int device);
+    // Two events at once, for a timer's start and stop: one device check, one context check and one lock.
+    std::pair<EventLease, EventLease> acquire_pair(int device);
 
     // Counters for tests and reports, on `device`: events ever created, events free now, events destroyed
     // (by release_pools or at exit), and events forgotten because their context was destroyed (cudaDeviceReset).
@@ -68,6 +71,8 @@ private:
     friend class EventLease;
     EventPool() = default;
     void release(int device, cudaEvent_t event, std::uint64_t context) noexcept;
+    template <std::size_t N>
+    std::array<EventLease, N> acquire_n(int device);
     struct Impl;
     Impl& impl() const;
 };
