@@ -3,7 +3,8 @@
 //   1. host cost of ScopedTimer<EventPolicy> vs a raw cudaEventRecord pair, checks on and minimal mode (lazy:
 //      no wait, as bench/overhead; and eager: wait and read, vs record+record+sync+elapsed), with the cost of
 //      each check's CUDA call beside it;
-//   2. launch-call host time without CUPTI, with CUPTI set up, and inside a KernelPolicy scope (median of 1000);
+//   2. launch-call host time without CUPTI and inside a KernelPolicy scope (median of 1000, in alternating child
+//      processes, since CUPTI cannot be unloaded from a process);
 //   3. spin(D), D = 1, 10, 100, 1000 us: median and p5..p95 of KernelPolicy (busy time), of the CUPTI record
 //      itself (end - start: the floor), and of EventPolicy (checks on);
 //   4. the first KernelPolicy and EventPolicy scope of a process vs the steady median (child processes);
@@ -297,35 +298,70 @@ void first_scopes(const char* self) {
     }
 }
 
+// Host ns per call of each of `scopes`, measured in interleaved rounds (one batch of each per round, the queue
+// drained after every batch), so that drift of the machine (clock, other tenants of the VM) falls on all of them
+// alike. Returns, per scope, the median over rounds of its batch mean, and of its ratio to scopes[0].
+struct Interleaved {
+    std::vector<double> ns;
+    std::vector<double> ratio;
+};
+Interleaved interleaved(const std::vector<std::function<void()>>& scopes, cudaStream_t stream, int rounds, int per_batch) {
+    std::vector<std::vector<double>> ns(scopes.size()), ratio(scopes.size());
+    for (int r = 0; r < rounds; ++r) {
+        std::vector<double> round(scopes.size());
+        for (std::size_t k = 0; k < scopes.size(); ++k) {
+            const auto t0 = Clock::now();
+            for (int i = 0; i < per_batch; ++i) scopes[k]();
+            round[k] = ns_since(t0) / per_batch;
+            GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "draining between batches");
+        }
+        if (r == 0) continue;  // the first round warms every path up
+        for (std::size_t k = 0; k < scopes.size(); ++k) {
+            ns[k].push_back(round[k]);
+            ratio[k].push_back(round[k] / round[0]);
+        }
+    }
+    Interleaved out;
+    for (std::size_t k = 0; k < scopes.size(); ++k) {
+        out.ns.push_back(spread(ns[k]).median);
+        out.ratio.push_back(spread(ratio[k]).median);
+    }
+    return out;
+}
+
 void event_costs(cudaStream_t stream) {
-    std::printf("\n[1] host ns per scope, EventPolicy vs raw event calls (empty scopes; median of 21 x 1000)\n");
+    std::printf("\n[1] host ns per scope, EventPolicy vs raw event calls (empty scopes; interleaved rounds, median of "
+                "the per-round means and of the per-round ratios)\n");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);  // empty scopes are rightly reported
     cudaEvent_t a = nullptr, b = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaEventCreate(&a), "creating a raw event");
     GPUCHRONO_CUDA_CHECK(cudaEventCreate(&b), "creating a raw event");
-    const double raw_lazy = ns_per_scope([&] {
-        GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
-        GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
-    }, stream);
-    const double lazy = ns_per_scope([&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false}); }, stream);
-    const double lazy_min = ns_per_scope(
-        [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false, .checks = false}); }, stream);
-    const double raw_eager = ns_per_scope([&] {
-        GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
-        GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
-        GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(b), "raw wait");
-        float ms = 0;
-        GPUCHRONO_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b), "raw read");
-    }, stream, 21, 200);
-    const double eager = ns_per_scope([&] { ScopedTimer<EventPolicy> t(stream); (void)t.stop().duration(); }, stream, 21, 200);
-    const double eager_min = ns_per_scope([&] {
-        ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.checks = false});
-        (void)t.stop().duration();
-    }, stream, 21, 200);
-    std::printf("  lazy  (record pair, no wait): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", raw_lazy,
-                lazy, lazy / raw_lazy, lazy_min, lazy_min / raw_lazy);
-    std::printf("  eager (pair + wait + read):   raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", raw_eager,
-                eager, eager / raw_eager, eager_min, eager_min / raw_eager);
+    const Interleaved lazy = interleaved(
+        {[&] {
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
+         },
+         [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false}); },
+         [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false, .checks = false}); }},
+        stream, 41, 200);
+    const Interleaved eager = interleaved(
+        {[&] {
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
+             GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(b), "raw wait");
+             float ms = 0;
+             GPUCHRONO_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b), "raw read");
+         },
+         [&] { ScopedTimer<EventPolicy> t(stream); (void)t.stop().duration(); },
+         [&] {
+             ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.checks = false});
+             (void)t.stop().duration();
+         }},
+        stream, 41, 100);
+    std::printf("  lazy  (record pair, no wait): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", lazy.ns[0],
+                lazy.ns[1], lazy.ratio[1], lazy.ns[2], lazy.ratio[2]);
+    std::printf("  eager (pair + wait + read):   raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", eager.ns[0],
+                eager.ns[1], eager.ratio[1], eager.ns[2], eager.ratio[2]);
     // What each check costs, one call at a time.
     int dev = 0;
     cudaStreamCaptureStatus status{};
@@ -383,18 +419,51 @@ void accuracy(cudaStream_t stream) {
     }
 }
 
-void launch_costs(cudaStream_t stream, bool cupti_set_up) {
-    if (!cupti_set_up) {
-        std::printf("\n[2] host ns per launch call (empty kernel, median of 1000)\n");
-        std::printf("  without CUPTI in the process:          %6.0f\n", launch_call_ns(stream));
-        return;
+// Child process: the median host time of a launch call, in a process without CUPTI ("none") or inside a
+// KernelPolicy scope ("kernel"). Prints "launch <ns>".
+int launch_cost_child(const char* which) {
+    cudaStream_t stream = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the stream");
+    warm(stream);
+    double ns = 0;
+    if (std::strcmp(which, "kernel") == 0) {
+        gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+        { ScopedTimer<KernelPolicy> set_up(stream); }
+        (void)launch_call_ns(stream);  // warm the path with CUPTI on
+        ScopedTimer<KernelPolicy> t(stream);
+        ns = launch_call_ns(stream);
+        (void)t.stop();
+    } else {
+        (void)launch_call_ns(stream);
+        ns = launch_call_ns(stream);
     }
-    std::printf("  CUPTI set up, no scope running:        %6.0f\n", launch_call_ns(stream));
-    ScopedTimer<KernelPolicy> t(stream);
-    const double inside = launch_call_ns(stream);
-    const gpuchrono::Measurement& m = t.stop();
-    std::printf("  inside a KernelPolicy scope:           %6.0f  (the scope counted %zu activities)\n", inside,
-                m.activities().size());
+    std::printf("launch %.0f\n", ns);
+    return 0;
+}
+
+void launch_costs(const char* self) {
+    std::printf("\n[2] host ns per launch call (empty kernel, median of 1000 per process; processes alternate, "
+                "6 of each)\n");
+    std::vector<double> none, kernel;
+    for (int run = 0; run < 6; ++run) {
+        for (const char* which : {"none", "kernel"}) {
+            FILE* child = popen((std::string(self) + " --launch-cost " + which).c_str(), "r");
+            double ns = 0;
+            const int got = child ? std::fscanf(child, "launch %lf", &ns) : 0;
+            const int status = child ? pclose(child) : -1;
+            if (got != 1 || status != 0) {
+                std::printf("  %s: child failed (status %d)\n", which, status);
+                continue;
+            }
+            (std::strcmp(which, "none") == 0 ? none : kernel).push_back(ns);
+        }
+    }
+    if (none.empty() || kernel.empty()) return;
+    const double n = spread(none).median, k = spread(kernel).median;
+    std::printf("  without CUPTI in the process: median %6.0f ns (processes: %.0f..%.0f)\n", n,
+                *std::min_element(none.begin(), none.end()), *std::max_element(none.begin(), none.end()));
+    std::printf("  inside a KernelPolicy scope:  median %6.0f ns (processes: %.0f..%.0f): %.2fx\n", k,
+                *std::min_element(kernel.begin(), kernel.end()), *std::max_element(kernel.begin(), kernel.end()), k / n);
 }
 
 void stop_costs(cudaStream_t stream) {
@@ -445,6 +514,7 @@ void stop_costs(cudaStream_t stream) {
 int main(int argc, char** argv) try {
     if (argc == 3 && std::strcmp(argv[1], "--first-scope") == 0) return first_scope_child(argv[2]);
     if (argc == 2 && std::strcmp(argv[1], "--taken") == 0) return taken_child();
+    if (argc == 3 && std::strcmp(argv[1], "--launch-cost") == 0) return launch_cost_child(argv[2]);
     if (argc == 2 && std::strcmp(argv[1], "--raw-cupti") == 0) return raw_cupti_child();
     if (auto why = gpuchrono::no_device_reason()) {
         std::printf("bench_kernel_policy: no CUDA device (%s); run it on a GPU machine\n", why->c_str());
@@ -455,12 +525,11 @@ int main(int argc, char** argv) try {
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the benchmark stream");
     warm(stream);
     event_costs(stream);                 // before CUPTI is set up in this process
-    launch_costs(stream, false);
+    launch_costs(argv[0]);
     if (!KernelPolicy::available()) {
         std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
         return 1;
     }
-    launch_costs(stream, true);
     accuracy(stream);
     stop_costs(stream);
     first_scopes(argv[0]);
