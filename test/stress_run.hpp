@@ -15,6 +15,7 @@
 #include <gpuchrono/core/measurement.hpp>
 #include <gpuchrono/core/scoped_timer.hpp>
 #include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/cupti/buffers_delivered.hpp>
 #include <gpuchrono/policies/device_clock_policy.hpp>
 #include <gpuchrono/policies/event_policy.hpp>
 #include <gpuchrono/policies/host_sync_policy.hpp>
@@ -77,6 +78,7 @@ struct Tally {
 struct Memory {
     long rss_bytes = -1;
     std::vector<long long> device_used_bytes;  // per device; -1 where cudaMemGetInfo failed
+    std::size_t cupti_buffers = 0;             // activity buffers CUPTI had handed back so far (its heap grows per buffer)
 };
 
 struct Result {
@@ -110,6 +112,7 @@ inline long rss_bytes() {
 inline Memory sample_memory(int devices) {
     Memory m;
     m.rss_bytes = rss_bytes();
+    m.cupti_buffers = gpuchrono::cupti::buffers_delivered();
     for (int d = 0; d < devices; ++d) {
         gpuchrono::DeviceGuard on(d);
         std::size_t free = 0, total = 0;

@@ -1,5 +1,7 @@
 #include "activity_buffers.hpp"
 
+#include <gpuchrono/cupti/buffers_delivered.hpp>
+
 #include <cupti_activity.h>
 
 #include <atomic>
@@ -191,6 +193,6 @@ std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, Ac
     return std::nullopt;
 }
 
-std::size_t buffers_completed() noexcept { return completed.load(std::memory_order_relaxed); }
+std::size_t buffers_delivered() noexcept { return completed.load(std::memory_order_relaxed); }
 
 }  // namespace gpuchrono::cupti

@@ -20,7 +20,4 @@ std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, Ac
 // for reuse). Four are made at set-up.
 inline constexpr std::size_t activity_buffer_bytes = 2u << 20;
 
-// Completed buffers delivered so far (a test and the bench read it to see that a flush delivered).
-std::size_t buffers_completed() noexcept;
-
 }  // namespace gpuchrono::cupti
