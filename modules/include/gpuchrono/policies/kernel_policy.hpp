@@ -19,8 +19,8 @@
 // Waiting: by default stop() waits for the work (the stream, or in thread mode the device) and flushes CUPTI's
 // buffers (0.05..2.4 ms on an H100): the Measurement is complete. With Options{.wait_at_stop = false} stop()
 // returns a pending Measurement; the first one read waits for the work of every pending KernelPolicy scope and
-// flushes once for all of them. CUPTI keeps about 80 B of host heap per flush, for good (docs/errors.md): time
-// millions of scopes lazily, in batches, rather than one flush each.
+// flushes once for all of them. CUPTI keeps about 80 B of host heap for good per buffer a flush hands back (one
+// per launching thread; docs/errors.md): time millions of scopes lazily, in batches, rather than one flush each.
 // Findings (finding_catalog.hpp): kernel-no-activity, kernel-activity-elsewhere, kernel-records-dropped,
 // kernel-records-late (a launch call's record had not arrived 200 ms after its work finished),
 // concurrent-work-overlapped (work of other streams that ran on the device beside the scope's kernels:
