@@ -43,4 +43,10 @@ void check(cudaError_t code, std::string_view call, std::string_view context,
 }  // namespace gpuchrono
 
 // The call's own text goes into the message, so the report says which call failed, not just that one did.
-#define GPUCHRONO_CUDA_CHECK(call, context) ::gpuchrono::check((call), #call, (context))
+// `context` is evaluated only when the call failed: the timers' contexts name the device and build a string,
+// which on the success path cost a heap allocation per check (two per EventPolicy scope).
+#define GPUCHRONO_CUDA_CHECK(call, context)                                                        \
+    do {                                                                                           \
+        if (const cudaError_t gpuchrono_check_result_ = (call); gpuchrono_check_result_ != cudaSuccess) \
+            ::gpuchrono::check(gpuchrono_check_result_, #call, (context));                         \
+    } while (false)
