@@ -61,6 +61,10 @@ using gpuchrono::SeriesSet;
 using gpuchrono::nvtx_enabled;
 using gpuchrono::set_nvtx_enabled;
 
+// The GPU-state reads (NVML) at a timer's start (gpu/gpu_state.hpp): the run-time switch
+using gpuchrono::gpu_state_enabled;
+using gpuchrono::set_gpu_state_enabled;
+
 // In-kernel device clocks: the probe a kernel gets and the samples it yields
 using gpuchrono::BlockSample;
 using gpuchrono::BlockSamples;

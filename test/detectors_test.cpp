@@ -261,6 +261,17 @@ BOOST_AUTO_TEST_CASE(a_low_clock_without_a_reason_is_reported) {
     BOOST_TEST(gpuchrono::check_gpu_state(unknown_clock).empty());
 }
 
+// Switched off, the sampler reads nothing, however due a read is. (On, what it returns depends on the machine's
+// NVML and on what earlier tests read: the GPU suite gpu_state_off checks the timers' side.)
+BOOST_AUTO_TEST_CASE(the_gpu_state_switch_stops_every_read) {
+    gpuchrono::set_gpu_state_enabled(false);
+    gpuchrono::reset_gpu_state_sampling();
+    BOOST_TEST(!gpuchrono::gpu_state_enabled());
+    BOOST_TEST(!gpuchrono::sample_gpu_state(0).has_value());
+    gpuchrono::set_gpu_state_enabled(true);
+    BOOST_TEST(gpuchrono::gpu_state_enabled());
+}
+
 BOOST_AUTO_TEST_CASE(other_processes_and_a_missing_nvml_are_reported) {
     const Findings shared = gpuchrono::check_gpu_state(state(1980, 0, 2));
     BOOST_REQUIRE(shared.size() == 1u);

@@ -5,7 +5,8 @@
 
 #include <gpuchrono/checks/finding_catalog.hpp>   // make_finding (internal, not exported)
 #include <gpuchrono/checks/finding_reaction.hpp>  // handle_findings, CallSite (internal)
-#include <gpuchrono/nvtx/nvtx_range.hpp>          // detail::parse_nvtx_setting (internal)
+#include <gpuchrono/core/switch_setting.hpp>      // detail::parse_switch_setting (internal)
+#include <gpuchrono/nvtx/nvtx_range.hpp>
 
 #include "nvtx_recorder.hpp"
 #include "scripted_policy.hpp"
@@ -156,14 +157,14 @@ BOOST_AUTO_TEST_CASE(every_finding_handled_becomes_a_mark_named_by_its_code) {
 }
 
 BOOST_AUTO_TEST_CASE(the_environment_setting_is_parsed_strictly) {
-    using gpuchrono::detail::parse_nvtx_setting;
-    BOOST_TEST((parse_nvtx_setting("0") == std::optional<bool>(false)));
-    BOOST_TEST((parse_nvtx_setting("off") == std::optional<bool>(false)));
-    BOOST_TEST((parse_nvtx_setting("false") == std::optional<bool>(false)));
-    BOOST_TEST((parse_nvtx_setting("1") == std::optional<bool>(true)));
-    BOOST_TEST((parse_nvtx_setting("on") == std::optional<bool>(true)));
-    BOOST_TEST(!parse_nvtx_setting("no").has_value());
-    BOOST_TEST(!parse_nvtx_setting("").has_value());
+    using gpuchrono::detail::parse_switch_setting;
+    BOOST_TEST((parse_switch_setting("0") == std::optional<bool>(false)));
+    BOOST_TEST((parse_switch_setting("off") == std::optional<bool>(false)));
+    BOOST_TEST((parse_switch_setting("false") == std::optional<bool>(false)));
+    BOOST_TEST((parse_switch_setting("1") == std::optional<bool>(true)));
+    BOOST_TEST((parse_switch_setting("on") == std::optional<bool>(true)));
+    BOOST_TEST(!parse_switch_setting("no").has_value());
+    BOOST_TEST(!parse_switch_setting("").has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

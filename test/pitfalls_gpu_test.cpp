@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <memory>
 #include <set>
@@ -728,6 +729,55 @@ BOOST_AUTO_TEST_CASE(a_captured_interval_read_before_the_graph_ran_fails_clearly
         BOOST_TEST_MESSAGE("read before launch: " << e.what());
         BOOST_TEST(std::string(e.what()).find("has not run yet") != std::string::npos, e.what());
     }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// With the GPU-state reads switched off, no timer touches NVML: not loaded into the process, no GPU-state
+// finding. A suite of its own, so that its process has read no GPU state before (every other suite's timers do).
+BOOST_FIXTURE_TEST_SUITE(gpu_state_off, PitfallsFixture)
+
+namespace {
+bool nvml_is_mapped() {
+    std::ifstream maps("/proc/self/maps");
+    BOOST_REQUIRE_MESSAGE(maps, "cannot read /proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line))
+        if (line.find("libnvidia-ml") != std::string::npos) return true;
+    return false;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(timers_leave_nvml_alone_when_the_gpu_state_is_off) {
+    const bool mapped_before = nvml_is_mapped();
+    gpuchrono::set_gpu_state_enabled(false);
+    BOOST_TEST(!gpuchrono::gpu_state_enabled());
+    gpuchrono::reset_gpu_state_sampling();  // a read would be due now, were it on
+    std::vector<Measurement> taken;
+    {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(50), stream);
+        taken.push_back(t.stop());
+    }
+    {
+        gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(50), stream);
+        taken.push_back(t.stop());
+    }
+    gpuchrono::set_gpu_state_enabled(true);
+    for (const Measurement& m : taken) {
+        BOOST_TEST(!m.failed(), m.error());
+        BOOST_TEST(m.duration() >= Duration::from_us(50));  // the spin is inside every interval
+        for (const Finding& f : m.findings()) {
+            BOOST_TEST(!is_gpu_state_code(f.code), f.code);
+            BOOST_TEST(f.code != gpuchrono::codes::nvml_unavailable, f.code);
+        }
+    }
+    if (mapped_before) {
+        BOOST_TEST_MESSAGE("libnvidia-ml was mapped before the timers ran (a tool loads it): nothing more to tell");
+        return;
+    }
+    BOOST_TEST(!nvml_is_mapped(), "a timer loaded NVML with the GPU-state reads off");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,3 +1,4 @@
+#include <gpuchrono/core/switch_setting.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 
 #include <cuda_runtime_api.h>
@@ -144,9 +145,22 @@ GpuState read_gpu_state(int device) {
     return s;
 }
 
+namespace {
+constexpr int unset = -1;
+std::atomic<int> chosen{unset};  // set_gpu_state_enabled's last value
+}  // namespace
+
+bool gpu_state_enabled() noexcept {
+    static const bool from_environment = detail::switch_from_environment("GPUCHRONO_GPU_STATE", "GPU-state reads (NVML)");
+    const int c = chosen.load(std::memory_order_relaxed);
+    return c != unset ? c != 0 : from_environment;
+}
+
+void set_gpu_state_enabled(bool enabled) noexcept { chosen.store(enabled ? 1 : 0, std::memory_order_relaxed); }
+
 std::optional<GpuState> sample_gpu_state(int device) noexcept {
     try {
-        if (device < 0 || device >= tracked_devices) return std::nullopt;
+        if (device < 0 || device >= tracked_devices || !gpu_state_enabled()) return std::nullopt;
         const long long now = now_ns();
         long long last = last_read_ns[static_cast<std::size_t>(device)].load(std::memory_order_relaxed);
         if (last != 0 && now - last < static_cast<long long>(gpu_state_interval.ns())) return std::nullopt;

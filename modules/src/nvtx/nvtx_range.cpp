@@ -1,3 +1,4 @@
+#include <gpuchrono/core/switch_setting.hpp>
 #include <gpuchrono/nvtx/nvtx_range.hpp>
 
 #include <nvtx3/nvtx3.hpp>
@@ -32,13 +33,7 @@ constexpr int unset = -1;
 std::atomic<int> chosen{unset};
 
 bool from_environment() noexcept {
-    static const bool on = [] {
-        const char* env = std::getenv("GPUCHRONO_NVTX");
-        if (!env || !*env) return true;
-        if (const std::optional<bool> parsed = detail::parse_nvtx_setting(env)) return *parsed;
-        std::fprintf(stderr, "gpuchrono: GPUCHRONO_NVTX=\"%s\" is not 0/off/false or 1/on/true; NVTX ranges stay on\n", env);
-        return true;
-    }();
+    static const bool on = detail::switch_from_environment("GPUCHRONO_NVTX", "NVTX ranges");
     return on;
 }
 
@@ -52,12 +47,6 @@ bool nvtx_enabled() noexcept {
 void set_nvtx_enabled(bool enabled) noexcept { chosen.store(enabled ? 1 : 0, std::memory_order_relaxed); }
 
 namespace detail {
-
-std::optional<bool> parse_nvtx_setting(std::string_view text) noexcept {
-    if (text == "0" || text == "off" || text == "false") return false;
-    if (text == "1" || text == "on" || text == "true") return true;
-    return std::nullopt;
-}
 
 NvtxRange::NvtxRange(const char* name) noexcept {
     if (!nvtx_enabled()) return;

@@ -34,10 +34,6 @@ void set_nvtx_enabled(bool enabled) noexcept;
 
 namespace detail {
 
-// GPUCHRONO_NVTX's value: "0", "off", "false" -> false; "1", "on", "true" -> true; anything else -> nothing
-// (gpuchrono then says so on stderr and leaves NVTX on).
-std::optional<bool> parse_nvtx_setting(std::string_view text) noexcept;
-
 // One push/pop range: pushed by the constructor when NVTX is enabled, popped by end() or the destructor,
 // exactly once. Moving transfers the duty to pop.
 class NvtxRange {
