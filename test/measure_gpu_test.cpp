@@ -40,10 +40,12 @@ bool has_finding(const gpuchrono::Series& s, std::string_view code) {
 gpuchrono::Duration median_of(const gpuchrono::Series& s) { return Duration::from_ns(s.measure_record()->interval.median_ns); }
 
 // The default graph size (MeasureOptions::calls_per_graph = 0): at least 64 calls share a replay's start, unless
-// 64 calls would pass 10 ms (a kernel slowed by a sanitizer), and never more than 1000.
-bool holds_the_default_calls(const gpuchrono::MeasureRecord& r, Duration per_call) {
+// 64 calls would pass 10 ms (a kernel slowed by a sanitizer), and never more than 1000. Judged by the per-call
+// time the size was chosen from (the warm-up's), not by the samples: under compute-sanitizer the two differ
+// widely, and a test that re-derived the choice from the samples failed there (47 calls, memcheck, H100).
+bool holds_the_default_calls(const gpuchrono::MeasureRecord& r) {
     if (r.calls_per_sample > 1000u) return false;
-    return r.calls_per_sample >= 64u || 64.0 * per_call.ns() > 10e6;
+    return r.calls_per_sample >= 64u || 64.0 * r.warmup.per_call.ns() > 10e6;
 }
 
 // Whether libcupti is mapped into this process (/proc/self/maps): loaded by the library, or by a tool.
@@ -88,7 +90,7 @@ BOOST_AUTO_TEST_CASE(each_method_measures_at_least_the_spin_and_says_which_it_wa
         BOOST_TEST(r.warmup.calls >= 2u);
         BOOST_TEST(!r.warmup.ended.empty());
         if (method == gpuchrono::Method::graph) {
-            BOOST_TEST(holds_the_default_calls(r, median), r.calls_per_sample << " calls of " << median);
+            BOOST_TEST(holds_the_default_calls(r), r.calls_per_sample << " calls of " << r.warmup.per_call);
         } else {
             BOOST_TEST(r.calls_per_sample == 1u);
         }
@@ -114,7 +116,7 @@ BOOST_AUTO_TEST_CASE(graph_per_call_time_holds_every_call_of_the_replay) {
     o.calls_per_graph = 0;
     const gpuchrono::Series d =
         gpuchrono::measure("spin 5 us", stream, [](cudaStream_t st) { kernels::launch_spin(Duration::from_us(5), st); }, o);
-    BOOST_TEST(holds_the_default_calls(*d.measure_record(), median_of(d)), d.measure_record()->calls_per_sample);
+    BOOST_TEST(holds_the_default_calls(*d.measure_record()), d.measure_record()->calls_per_sample);
 }
 
 BOOST_AUTO_TEST_CASE(automatic_records_its_choice) {
