@@ -7,7 +7,8 @@
 //      processes, since CUPTI cannot be unloaded from a process);
 //   3. spin(D), D = 1, 10, 100, 1000 us: median and p5..p95 of KernelPolicy (busy time), of the CUPTI record
 //      itself (end - start: the floor), and of EventPolicy (checks on);
-//   4. the first KernelPolicy and EventPolicy scope of a process vs the steady median (child processes);
+//   4. the first (and second) KernelPolicy and EventPolicy scope of a process vs the steady median (child
+//      processes; EventPolicy also with GPUCHRONO_GPU_STATE=0); `bench_kernel_policy --first-only` runs this alone;
 //   5. what a KernelPolicy stop costs on the host (wait + flush), and one flush for 100 lazy scopes.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
 #include <cuda_runtime_api.h>
@@ -30,6 +31,12 @@
 #include <string>
 #include <vector>
 
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/gpu/context_id.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>
+#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/nvtx/nvtx_range.hpp>
+#include <gpuchrono/policies/event_floor.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
 import gpuchrono;
@@ -110,12 +117,14 @@ int first_scope_child(const char* which) {
     };
     const double first = one();
     const double first_launch = launch_ns;
+    const double second = one();  // pays for what the first one left for after its stop, if anything
     std::vector<double> rest, rest_launch;
     for (int i = 0; i < 50; ++i) {
         rest.push_back(one());
         rest_launch.push_back(launch_ns);
     }
-    std::printf("first %.0f steady %.0f launch %.0f %.0f\n", first, spread(rest).median, first_launch, spread(rest_launch).median);
+    std::printf("first %.0f second %.0f steady %.0f launch %.0f %.0f\n", first, second, spread(rest).median, first_launch,
+                spread(rest_launch).median);
     return 0;
 }
 
@@ -155,29 +164,48 @@ void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, cons
     if (info->callbackSite != CUPTI_API_ENTER) return;
     (domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_ids : driver_ids).push_back(info->correlationId);
 }
+CUpti_SubscriberHandle subscriber = nullptr;
+
+// Loads libcupti; false (and says so) if it cannot.
+bool load() {
+    const char* path = cupti_path();
+    lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) std::printf("  raw CUPTI: cannot load %s\n", path);
+    else next_record = fn<decltype(&cuptiActivityGetNextRecord)>("cuptiActivityGetNextRecord");
+    return lib != nullptr;
+}
+// Kernel activity records on, with buffers of our own.
+void enable_records() {
+    fn<decltype(&cuptiActivityRegisterCallbacks)>("cuptiActivityRegisterCallbacks")(requested, completed);
+    fn<decltype(&cuptiActivityEnable)>("cuptiActivityEnable")(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+}
+// A subscriber with the launch callbacks of one domain, as KernelPolicy enables them (false: cannot subscribe).
+bool enable_launch_callbacks(CUpti_CallbackDomain domain, std::uint32_t count) {
+    if (!subscriber && fn<decltype(&cuptiSubscribe)>("cuptiSubscribe")(&subscriber, on_call, nullptr) != CUPTI_SUCCESS) {
+        std::printf("  raw CUPTI: cuptiSubscribe failed\n");
+        return false;
+    }
+    auto enable_callback = fn<decltype(&cuptiEnableCallback)>("cuptiEnableCallback");
+    auto callback_name = fn<decltype(&cuptiGetCallbackName)>("cuptiGetCallbackName");
+    for (std::uint32_t cbid = 1; cbid < count; ++cbid) {
+        const char* name = nullptr;
+        if (callback_name(domain, cbid, &name) == CUPTI_SUCCESS && name &&
+            (std::strstr(name, "Launch") || std::strstr(name, "Memcpy") || std::strstr(name, "Memset")))
+            enable_callback(1, subscriber, domain, cbid);
+    }
+    return true;
+}
 }  // namespace raw
 
 int raw_cupti_child() {
     cudaStream_t stream = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the stream");
     warm(stream);
-    const char* path = raw::cupti_path();
-    raw::lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!raw::lib) {
-        std::printf("  raw CUPTI: cannot load %s\n", path);
-        return 1;
-    }
-    raw::next_record = raw::fn<decltype(&cuptiActivityGetNextRecord)>("cuptiActivityGetNextRecord");
-    auto enable = raw::fn<decltype(&cuptiActivityEnable)>("cuptiActivityEnable");
-    auto register_buffers = raw::fn<decltype(&cuptiActivityRegisterCallbacks)>("cuptiActivityRegisterCallbacks");
+    if (!raw::load()) return 1;
     auto flush = raw::fn<decltype(&cuptiActivityFlushAll)>("cuptiActivityFlushAll");
-    auto subscribe = raw::fn<decltype(&cuptiSubscribe)>("cuptiSubscribe");
-    auto enable_callback = raw::fn<decltype(&cuptiEnableCallback)>("cuptiEnableCallback");
-    auto callback_name = raw::fn<decltype(&cuptiGetCallbackName)>("cuptiGetCallbackName");
 
     std::printf("  launch call, no CUPTI:                              %6.0f ns\n", launch_call_ns(stream));
-    register_buffers(raw::requested, raw::completed);
-    enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    raw::enable_records();
     std::printf("  launch call, CONCURRENT_KERNEL records only:        %6.0f ns\n", launch_call_ns(stream));
     flush(0);  // the empty kernels' records: not the floor's
     raw::kernels.clear();
@@ -208,19 +236,6 @@ int raw_cupti_child() {
                     flag ? "FORCED" : "0", spread(after).median);
     }
     raw::kernels.clear();
-    CUpti_SubscriberHandle sub = nullptr;
-    if (subscribe(&sub, raw::on_call, nullptr) != CUPTI_SUCCESS) {
-        std::printf("  raw CUPTI: cuptiSubscribe failed\n");
-        return 1;
-    }
-    auto enable_launches = [&](CUpti_CallbackDomain domain, std::uint32_t count) {
-        for (std::uint32_t cbid = 1; cbid < count; ++cbid) {
-            const char* name = nullptr;
-            if (callback_name(domain, cbid, &name) == CUPTI_SUCCESS && name &&
-                (std::strstr(name, "Launch") || std::strstr(name, "Memcpy") || std::strstr(name, "Memset")))
-                enable_callback(1, sub, domain, cbid);
-        }
-    };
     auto which_id = [&](const char* what) {
         raw::kernels.clear();
         raw::runtime_ids.clear();
@@ -234,10 +249,10 @@ int raw_cupti_child() {
                     raw::runtime_ids.size(), raw::driver_ids.size(), id,
                     has(raw::runtime_ids, id) ? "the runtime call's" : has(raw::driver_ids, id) ? "the driver call's" : "neither");
     };
-    enable_launches(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+    if (!raw::enable_launch_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE)) return 1;
     std::printf("  launch call, + runtime launch callbacks:            %6.0f ns\n", launch_call_ns(stream));
     which_id("runtime callbacks");
-    enable_launches(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+    if (!raw::enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE)) return 1;
     std::printf("  launch call, + driver launch callbacks:             %6.0f ns\n", launch_call_ns(stream));
     which_id("runtime + driver callbacks");
     return 0;
@@ -276,24 +291,30 @@ int taken_child() {
 
 void first_scopes(const char* self) {
     std::printf("\n[4] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 5 processes each)\n");
-    for (const char* which : {"event", "kernel"}) {
+    // EventPolicy twice: as it comes, and with the GPU-state reads off (NVML's initialisation before the first
+    // interval is what makes the user's first launch slow; gpu/gpu_state.hpp).
+    for (const auto& [which, env] : {std::pair{"event", ""}, std::pair{"event", "GPUCHRONO_GPU_STATE=0 "},
+                                     std::pair{"kernel", ""}}) {
+        if (*env) std::printf("  with %s:\n", env);
         for (int run = 0; run < 5; ++run) {
-            const std::string command = std::string(self) + " --first-scope " + which;
+            const std::string command = std::string(env) + self + " --first-scope " + which;
             FILE* child = popen(command.c_str(), "r");
             if (!child) {
                 std::printf("  could not start %s\n", command.c_str());
                 return;
             }
-            double first = 0, steady = 0, launch_first = 0, launch_steady = 0;
-            const int got = std::fscanf(child, "first %lf steady %lf launch %lf %lf", &first, &steady, &launch_first, &launch_steady);
+            double first = 0, second = 0, steady = 0, launch_first = 0, launch_steady = 0;
+            const int got = std::fscanf(child, "first %lf second %lf steady %lf launch %lf %lf", &first, &second, &steady,
+                                        &launch_first, &launch_steady);
             const int status = pclose(child);
-            if (got != 4 || status != 0) {
+            if (got != 5 || status != 0) {
                 std::printf("  %s: child failed (status %d)\n", which, status);
                 continue;
             }
-            std::printf("  %-6s process %d: first %8.0f ns, steady median %8.0f ns, first - steady %+7.0f ns (%+.1f%%); "
-                        "timed launch call first %.0f ns, steady %.0f ns\n",
-                        which, run, first, steady, first - steady, 100.0 * (first - steady) / steady, launch_first, launch_steady);
+            std::printf("  %-6s process %d: first %8.0f ns, steady median %8.0f ns, first - steady %+7.0f ns (%+.1f%%), "
+                        "second - steady %+7.0f ns (%+.1f%%); timed launch call first %.0f ns, steady %.0f ns\n",
+                        which, run, first, steady, first - steady, 100.0 * (first - steady) / steady, second - steady,
+                        100.0 * (second - steady) / steady, launch_first, launch_steady);
         }
     }
 }
@@ -305,11 +326,13 @@ struct Interleaved {
     std::vector<double> ns;
     std::vector<double> ratio;
 };
-Interleaved interleaved(const std::vector<std::function<void()>>& scopes, cudaStream_t stream, int rounds, int per_batch) {
+Interleaved interleaved(const std::vector<std::function<void()>>& scopes, cudaStream_t stream, int rounds, int per_batch,
+                        const std::function<void()>& before_batch = [] {}) {
     std::vector<std::vector<double>> ns(scopes.size()), ratio(scopes.size());
     for (int r = 0; r < rounds; ++r) {
         std::vector<double> round(scopes.size());
         for (std::size_t k = 0; k < scopes.size(); ++k) {
+            before_batch();
             const auto t0 = Clock::now();
             for (int i = 0; i < per_batch; ++i) scopes[k]();
             round[k] = ns_since(t0) / per_batch;
@@ -332,10 +355,24 @@ Interleaved interleaved(const std::vector<std::function<void()>>& scopes, cudaSt
 void event_costs(cudaStream_t stream) {
     std::printf("\n[1] host ns per scope, EventPolicy vs raw event calls (empty scopes; interleaved rounds, median of "
                 "the per-round means and of the per-round ratios)\n");
-    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);  // empty scopes are rightly reported
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);  // empty scopes on an idle stream are rightly reported
     cudaEvent_t a = nullptr, b = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaEventCreate(&a), "creating a raw event");
     GPUCHRONO_CUDA_CHECK(cudaEventCreate(&b), "creating a raw event");
+    // Lazy scopes run behind a spin queued before each batch, so the timed stream is busy at every start and stop,
+    // as around real work: the scopes are clean and carry no finding. (An empty scope on an idle stream is
+    // reported, timed-stream-idle, and building that message is the cost of a detected mistake, not of a scope.)
+    const auto queue_work = [&] { kernels::launch_spin(Duration::from_ms(5), stream); };
+    {
+        queue_work();
+        ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false});
+        const gpuchrono::Measurement m = t.stop();
+        (void)m.duration();
+        std::string codes;
+        for (const gpuchrono::Finding& f : m.findings()) codes += " " + f.code;
+        std::printf("  a lazy scope behind queued work, read: %zu findings%s (none at its stop; what its read finds is "
+                    "outside the scope's cost)\n", m.findings().size(), codes.c_str());
+    }
     const Interleaved lazy = interleaved(
         {[&] {
              GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
@@ -343,7 +380,7 @@ void event_costs(cudaStream_t stream) {
          },
          [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false}); },
          [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false, .checks = false}); }},
-        stream, 41, 200);
+        stream, 41, 200, queue_work);
     const Interleaved eager = interleaved(
         {[&] {
              GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
@@ -358,9 +395,9 @@ void event_costs(cudaStream_t stream) {
              (void)t.stop().duration();
          }},
         stream, 41, 100);
-    std::printf("  lazy  (record pair, no wait): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", lazy.ns[0],
+    std::printf("  lazy, behind queued work (record pair, no wait): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", lazy.ns[0],
                 lazy.ns[1], lazy.ratio[1], lazy.ns[2], lazy.ratio[2]);
-    std::printf("  eager (pair + wait + read):   raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", eager.ns[0],
+    std::printf("  eager, idle stream (pair + wait + read; EventPolicy reports timed-stream-idle): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", eager.ns[0],
                 eager.ns[1], eager.ratio[1], eager.ns[2], eager.ratio[2]);
     // What each check costs, one call at a time.
     int dev = 0;
@@ -381,6 +418,25 @@ void event_costs(cudaStream_t stream) {
          }},
         {"steady_clock::now", [&] { (void)Clock::now(); }},
     }};
+    // The library's own steps on the checked path, one at a time (internal functions), so that what a scope
+    // costs beyond the raw pair can be split into CUDA calls and the library's C++.
+    cudaEvent_t done = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaEventCreate(&done), "creating a raw event");
+    GPUCHRONO_CUDA_CHECK(cudaEventRecord(done, stream), "recording it");
+    GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(done), "letting it complete");
+    const std::array<std::pair<const char*, std::function<void()>>, 9> steps = {{
+        {"cudaEventQuery (completed event)", [&] { (void)cudaEventQuery(done); }},
+        {"stream_is_idle (checked query)", [&] { (void)gpuchrono::stream_is_idle(stream); }},
+        {"stream_is_capturing (checked)", [&] { (void)gpuchrono::stream_is_capturing(stream); }},
+        {"stream_device", [&] { (void)gpuchrono::stream_device(stream); }},
+        {"runtime_context_id", [&] { (void)gpuchrono::detail::runtime_context_id(); }},
+        {"EventPool acquire_pair+release", [&] { auto p = gpuchrono::EventPool::instance().acquire_pair(dev); }},
+        {"known_event_pair_floor", [&] { (void)gpuchrono::known_event_pair_floor(dev); }},
+        {"sample_gpu_state (not due)", [&] { (void)gpuchrono::sample_gpu_state(dev); }},
+        {"NVTX range push+pop", [&] { gpuchrono::detail::NvtxRange r("event"); }},
+    }};
+    for (const auto& [what, call] : steps) std::printf("    %-40s %6.0f ns\n", what, ns_per_scope(call, stream, 11, 2000));
+    (void)cudaEventDestroy(done);
     for (const auto& [what, call] : calls) std::printf("    %-40s %6.0f ns\n", what, ns_per_scope(call, stream, 11, 2000));
     (void)cudaEventDestroy(a);
     (void)cudaEventDestroy(b);
@@ -433,6 +489,15 @@ int launch_cost_child(const char* which) {
         ScopedTimer<KernelPolicy> t(stream);
         ns = launch_call_ns(stream);
         (void)t.stop();
+    } else if (std::strcmp(which, "records") == 0 || std::strcmp(which, "callbacks") == 0) {
+        if (!raw::load()) return 1;
+        raw::enable_records();
+        if (std::strcmp(which, "callbacks") == 0 &&
+            (!raw::enable_launch_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE) ||
+             !raw::enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE)))
+            return 1;
+        (void)launch_call_ns(stream);
+        ns = launch_call_ns(stream);
     } else {
         (void)launch_call_ns(stream);
         ns = launch_call_ns(stream);
@@ -441,29 +506,37 @@ int launch_cost_child(const char* which) {
     return 0;
 }
 
+// Each kind in its own processes, alternating: CUPTI cannot be unloaded from a process. "records" and
+// "callbacks" are CUPTI used directly, without gpuchrono: its kernel records alone, then with the launch callbacks
+// of both domains that KernelPolicy enables. They are the floor any CUPTI-based policy stands on.
 void launch_costs(const char* self) {
     std::printf("\n[2] host ns per launch call (empty kernel, median of 1000 per process; processes alternate, "
-                "6 of each)\n");
-    std::vector<double> none, kernel;
+                "6 of each kind)\n");
+    const std::array<const char*, 4> kinds = {"none", "records", "callbacks", "kernel"};
+    const std::array<const char*, 4> labels = {"without CUPTI in the process", "raw CUPTI, kernel records only",
+                                               "raw CUPTI, records + launch callbacks", "inside a KernelPolicy scope"};
+    std::array<std::vector<double>, 4> ns;
     for (int run = 0; run < 6; ++run) {
-        for (const char* which : {"none", "kernel"}) {
-            FILE* child = popen((std::string(self) + " --launch-cost " + which).c_str(), "r");
-            double ns = 0;
-            const int got = child ? std::fscanf(child, "launch %lf", &ns) : 0;
+        for (std::size_t k = 0; k < kinds.size(); ++k) {
+            FILE* child = popen((std::string(self) + " --launch-cost " + kinds[k]).c_str(), "r");
+            double one = 0;
+            const int got = child ? std::fscanf(child, "launch %lf", &one) : 0;
             const int status = child ? pclose(child) : -1;
             if (got != 1 || status != 0) {
-                std::printf("  %s: child failed (status %d)\n", which, status);
+                std::printf("  %s: child failed (status %d)\n", kinds[k], status);
                 continue;
             }
-            (std::strcmp(which, "none") == 0 ? none : kernel).push_back(ns);
+            ns[k].push_back(one);
         }
     }
-    if (none.empty() || kernel.empty()) return;
-    const double n = spread(none).median, k = spread(kernel).median;
-    std::printf("  without CUPTI in the process: median %6.0f ns (processes: %.0f..%.0f)\n", n,
-                *std::min_element(none.begin(), none.end()), *std::max_element(none.begin(), none.end()));
-    std::printf("  inside a KernelPolicy scope:  median %6.0f ns (processes: %.0f..%.0f): %.2fx\n", k,
-                *std::min_element(kernel.begin(), kernel.end()), *std::max_element(kernel.begin(), kernel.end()), k / n);
+    if (ns[0].empty()) return;
+    const double none = spread(ns[0]).median;
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+        if (ns[k].empty()) continue;
+        const double m = spread(ns[k]).median;
+        std::printf("  %-38s median %6.0f ns (processes: %.0f..%.0f): %.2fx\n", labels[k], m,
+                    *std::min_element(ns[k].begin(), ns[k].end()), *std::max_element(ns[k].begin(), ns[k].end()), m / none);
+    }
 }
 
 void stop_costs(cudaStream_t stream) {
@@ -514,6 +587,7 @@ void stop_costs(cudaStream_t stream) {
 int main(int argc, char** argv) try {
     if (argc == 3 && std::strcmp(argv[1], "--first-scope") == 0) return first_scope_child(argv[2]);
     if (argc == 2 && std::strcmp(argv[1], "--taken") == 0) return taken_child();
+    if (argc == 2 && std::strcmp(argv[1], "--first-only") == 0) { first_scopes(argv[0]); return 0; }
     if (argc == 3 && std::strcmp(argv[1], "--launch-cost") == 0) return launch_cost_child(argv[2]);
     if (argc == 2 && std::strcmp(argv[1], "--raw-cupti") == 0) return raw_cupti_child();
     if (auto why = gpuchrono::no_device_reason()) {
