@@ -1,8 +1,10 @@
-// GPUCHRONO_FINDINGS: the one environment variable the library reads (finding_reaction.cpp, read once at the
-// first finding). getenv hands its text to parse_reaction, so the harness feeds arbitrary bytes, embedded NULs
-// and invalid UTF-8 included, to parse_reaction directly: it must accept exactly the three words to_string
-// prints and refuse everything else without reading past the text.
+// The GPUCHRONO_* environment variables whose text the library parses: GPUCHRONO_FINDINGS (parse_reaction, read
+// once at the first finding) and the switches GPUCHRONO_NVTX and GPUCHRONO_GPU_STATE (parse_switch_setting).
+// (GPUCHRONO_CUPTI is a path, handed to dlopen as it is.) getenv hands their text to the parsers, so the harness
+// feeds arbitrary bytes, embedded NULs and invalid UTF-8 included, to them directly: each must accept exactly
+// its words and refuse everything else without reading past the text.
 #include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/switch_setting.hpp>
 
 #include "fuzz_input.hpp"
 
@@ -26,5 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // What getenv would give: the text up to its first NUL.
     const std::string_view as_env(copy.get(), ::strnlen(copy.get(), size));
     if (gpuchrono::parse_reaction(as_env)) GPUCHRONO_FUZZ_EXPECT(as_env.size() >= 5 && as_env.size() <= 7);
+
+    const std::optional<bool> on = gpuchrono::detail::parse_switch_setting(text);
+    const bool off_word = text == "0" || text == "off" || text == "false";
+    const bool on_word = text == "1" || text == "on" || text == "true";
+    GPUCHRONO_FUZZ_EXPECT(on.has_value() == (off_word || on_word));
+    if (on) GPUCHRONO_FUZZ_EXPECT(*on == on_word);
     return 0;
 }
