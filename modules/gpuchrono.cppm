@@ -41,6 +41,7 @@ using gpuchrono::TimerError;
 using gpuchrono::device_count;
 using gpuchrono::DeviceGuard;
 using gpuchrono::no_device_reason;
+using gpuchrono::prepare;
 using gpuchrono::release_pools;
 
 // Timers and policies

@@ -44,6 +44,11 @@ BOOST_AUTO_TEST_CASE(host_sync_timer_throws_a_named_cuda_error) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(prepare_throws_a_named_cuda_error) {
+    BOOST_CHECK_EXCEPTION(gpuchrono::prepare(cudaStream_t{}), gpuchrono::CudaError,
+                          [](const gpuchrono::CudaError& e) { return names_a_no_device_error(e.what()); });
+}
+
 BOOST_AUTO_TEST_CASE(event_pool_throws_a_named_cuda_error) {
     BOOST_CHECK_EXCEPTION((void)gpuchrono::EventPool::instance().acquire(0), gpuchrono::CudaError,
                           [](const gpuchrono::CudaError& e) { return names_a_no_device_error(e.what()); });

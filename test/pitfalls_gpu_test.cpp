@@ -610,6 +610,35 @@ BOOST_AUTO_TEST_CASE(a_warmed_kernel_series_is_silent) {
                "cv " << s.stats.cv << ", max/min " << s.stats.max.ns() / s.stats.min.ns());
 }
 
+// --- prepare(): the first-use work up front ---
+
+BOOST_AUTO_TEST_CASE(prepare_does_the_first_use_work_and_timers_work_after_it) {
+    const int device = gpuchrono::stream_device(stream);
+    gpuchrono::prepare(stream);
+    BOOST_TEST(gpuchrono::known_event_pair_floor(device).has_value());  // measured, not left for a timer's start
+    BOOST_TEST(gpuchrono::EventPool::instance().available(device) >= 2u);  // a timer's pair is made already
+    BOOST_TEST(gpuchrono::stream_is_idle(stream));                         // it waited for its own kernel
+    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    kernels::launch_spin(Duration::from_us(50), stream);
+    const Measurement m = t.stop();
+    BOOST_TEST(m.duration() >= Duration::from_us(50));
+}
+
+BOOST_AUTO_TEST_CASE(prepare_refuses_a_capturing_stream_and_leaves_the_capture_intact) {
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "beginning a capture");
+    std::string error;
+    try {
+        gpuchrono::prepare(stream);
+    } catch (const gpuchrono::TimerError& e) {
+        error = e.what();
+    }
+    Graph g;
+    const cudaError_t ended = cudaStreamEndCapture(stream, &g.graph);
+    (void)cudaGetLastError();
+    BOOST_TEST(error.find("captured") != std::string::npos, error);
+    BOOST_TEST(ended == cudaSuccess, cudaGetErrorName(ended));
+}
+
 // --- PITFALLS.md #5, #6, #27: the GPU's state through NVML ---
 
 BOOST_AUTO_TEST_CASE(nvml_reads_the_gpu_state) {

@@ -43,6 +43,7 @@
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/pools.hpp>
+#include <gpuchrono/gpu/prepare.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 
 #include <gpuchrono/nvtx/nvtx_range.hpp>
