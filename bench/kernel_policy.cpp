@@ -3,13 +3,15 @@
 //   1. host cost of ScopedTimer<EventPolicy> vs a raw cudaEventRecord pair, checks on and minimal mode (lazy:
 //      no wait, as bench/overhead; and eager: wait and read, vs record+record+sync+elapsed), with the cost of
 //      each check's CUDA call beside it;
-//   2. launch-call host time without CUPTI and inside a KernelPolicy scope (median of 1000, in alternating child
-//      processes, since CUPTI cannot be unloaded from a process);
+//   2. launch-call host time without CUPTI, with raw CUPTI (kernel records; records + the launch callbacks) and
+//      inside a KernelPolicy scope (median of 1000, in alternating child processes, since CUPTI cannot be
+//      unloaded from a process);
 //   3. spin(D), D = 1, 10, 100, 1000 us: median and p5..p95 of KernelPolicy (busy time), of the CUPTI record
 //      itself (end - start: the floor), and of EventPolicy (checks on);
 //   4. the first (and second) KernelPolicy and EventPolicy scope of a process vs the steady median (child
-//      processes; EventPolicy also with GPUCHRONO_GPU_STATE=0); `bench_kernel_policy --first-only` runs this alone;
-//   5. what a KernelPolicy stop costs on the host (wait + flush), and one flush for 100 lazy scopes.
+//      processes; EventPolicy also with GPUCHRONO_GPU_STATE=0, and after prepare()); `--first-only` runs this alone;
+//   5. what a KernelPolicy stop costs on the host (wait + flush), and one flush for 100 lazy scopes;
+//   8. what a GPU-state (NVML) read at a scope's start costs that scope's interval in the steady state.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
 #include <cuda_runtime_api.h>
 
@@ -98,6 +100,7 @@ int first_scope_child(const char* which) {
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     cudaStream_t stream = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the stream");
+    if (std::strcmp(which, "event-prepared") == 0) gpuchrono::prepare(stream);  // before the program's own warm-up
     warm(stream);
     const Duration d = Duration::from_us(10);
     double launch_ns = 0;  // host time of the timed launch call
@@ -123,7 +126,8 @@ int first_scope_child(const char* which) {
         rest.push_back(one());
         rest_launch.push_back(launch_ns);
     }
-    std::printf("first %.0f second %.0f steady %.0f launch %.0f %.0f\n", first, second, spread(rest).median, first_launch,
+    std::printf("first %.0f second %.0f steady %.0f p95 %.0f launch %.0f %.0f\n", first, second, spread(rest).median,
+                spread(rest).p95, first_launch,
                 spread(rest_launch).median);
     return 0;
 }
@@ -290,33 +294,64 @@ int taken_child() {
 }
 
 void first_scopes(const char* self) {
-    std::printf("\n[4] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 5 processes each)\n");
-    // EventPolicy twice: as it comes, and with the GPU-state reads off (NVML's initialisation before the first
-    // interval is what makes the user's first launch slow; gpu/gpu_state.hpp).
+    std::printf("\n[4] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 8 processes "
+                "each; the steady p95 beside it: one steady scope's own spread)\n");
+    // EventPolicy three times: as it comes, with the GPU-state reads off (NVML's initialisation before the first
+    // interval is most of what makes the user's first launch slow; gpu/gpu_state.hpp), and with prepare() called
+    // before the program's warm-up (gpu/prepare.hpp).
     for (const auto& [which, env] : {std::pair{"event", ""}, std::pair{"event", "GPUCHRONO_GPU_STATE=0 "},
-                                     std::pair{"kernel", ""}}) {
+                                     std::pair{"event-prepared", ""}, std::pair{"kernel", ""}}) {
         if (*env) std::printf("  with %s:\n", env);
-        for (int run = 0; run < 5; ++run) {
+        std::vector<double> excess;
+        int above_p95 = 0;
+        for (int run = 0; run < 8; ++run) {
             const std::string command = std::string(env) + self + " --first-scope " + which;
             FILE* child = popen(command.c_str(), "r");
             if (!child) {
                 std::printf("  could not start %s\n", command.c_str());
                 return;
             }
-            double first = 0, second = 0, steady = 0, launch_first = 0, launch_steady = 0;
-            const int got = std::fscanf(child, "first %lf second %lf steady %lf launch %lf %lf", &first, &second, &steady,
-                                        &launch_first, &launch_steady);
+            double first = 0, second = 0, steady = 0, p95 = 0, launch_first = 0, launch_steady = 0;
+            const int got = std::fscanf(child, "first %lf second %lf steady %lf p95 %lf launch %lf %lf", &first, &second,
+                                        &steady, &p95, &launch_first, &launch_steady);
             const int status = pclose(child);
-            if (got != 5 || status != 0) {
+            if (got != 6 || status != 0) {
                 std::printf("  %s: child failed (status %d)\n", which, status);
                 continue;
             }
-            std::printf("  %-6s process %d: first %8.0f ns, steady median %8.0f ns, first - steady %+7.0f ns (%+.1f%%), "
-                        "second - steady %+7.0f ns (%+.1f%%); timed launch call first %.0f ns, steady %.0f ns\n",
-                        which, run, first, steady, first - steady, 100.0 * (first - steady) / steady, second - steady,
-                        100.0 * (second - steady) / steady, launch_first, launch_steady);
+            excess.push_back(100.0 * (first - steady) / steady);
+            if (first > p95) ++above_p95;
+            std::printf("  %-14s process %d: first %8.0f ns, steady median %8.0f ns (p95 %+.1f%%), first - steady %+7.0f ns "
+                        "(%+.1f%%), second - steady %+7.0f ns (%+.1f%%); timed launch call first %.0f ns, steady %.0f ns\n",
+                        which, run, first, steady, 100.0 * (p95 - steady) / steady, first - steady, excess.back(),
+                        second - steady, 100.0 * (second - steady) / steady, launch_first, launch_steady);
         }
+        if (!excess.empty())
+            std::printf("  %s%s: first - steady median over the processes %+.1f%% (%.1f%%..%+.1f%%); first above its process's "
+                        "steady p95 in %d of %zu\n", which, *env ? " (GPU state off)" : "", spread(excess).median,
+                        *std::min_element(excess.begin(), excess.end()), *std::max_element(excess.begin(), excess.end()),
+                        above_p95, excess.size());
     }
+}
+
+// A scope whose start reads the GPU state (NVML, due every 250 ms per device) against the scopes around it:
+// what that read costs the interval in the steady state. The read is forced with reset_gpu_state_sampling
+// (internal) before every 50th scope.
+void gpu_state_read_cost(cudaStream_t stream) {
+    std::printf("\n[8] EventPolicy scopes whose start read the GPU state (NVML) vs the others (spin 10 us, 20 reads "
+                "among 1000 scopes)\n");
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    std::vector<double> after_read, others;
+    for (int i = 0; i < 1000; ++i) {
+        const bool read = i % 50 == 25;
+        if (read) gpuchrono::reset_gpu_state_sampling();
+        ScopedTimer<EventPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(10), stream);
+        (read ? after_read : others).push_back(t.stop().duration().ns());
+    }
+    const Spread r = spread(after_read), o = spread(others);
+    std::printf("  after a read: median %6.0f ns (p5 %6.0f, p95 %6.0f); others: median %6.0f ns (p5 %6.0f, p95 %6.0f); "
+                "the read costs the interval %+.0f ns\n", r.median, r.p5, r.p95, o.median, o.p5, o.p95, r.median - o.median);
 }
 
 // Host ns per call of each of `scopes`, measured in interleaved rounds (one batch of each per round, the queue
@@ -379,7 +414,22 @@ void event_costs(cudaStream_t stream) {
              GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
          },
          [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false}); },
-         [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false, .checks = false}); }},
+         [&] { ScopedTimer<EventPolicy> t(stream, EventPolicy::Options{.wait_at_stop = false, .checks = false}); },
+         // The minimal mode's own steps added to the raw pair one by one, in place: the stream's device, then
+         // the pooled pair instead of the two raw events.
+         [&] {
+             int device = -1;
+             GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
+         },
+         [&] {
+             int device = -1;
+             GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
+             const auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(start.get(), stream), "pooled start");
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "pooled stop");
+         }},
         stream, 41, 200, queue_work);
     const Interleaved eager = interleaved(
         {[&] {
@@ -397,6 +447,9 @@ void event_costs(cudaStream_t stream) {
         stream, 41, 100);
     std::printf("  lazy, behind queued work (record pair, no wait): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", lazy.ns[0],
                 lazy.ns[1], lazy.ratio[1], lazy.ns[2], lazy.ratio[2]);
+    std::printf("    the raw pair + cudaStreamGetDevice %7.0f (%.2fx); + the pooled pair instead of raw events %7.0f (%.2fx); "
+                "the rest of the minimal mode (pending Measurement, ScopedTimer) %+.0f ns\n", lazy.ns[3], lazy.ratio[3],
+                lazy.ns[4], lazy.ratio[4], lazy.ns[2] - lazy.ns[4]);
     std::printf("  eager, idle stream (pair + wait + read; EventPolicy reports timed-stream-idle): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", eager.ns[0],
                 eager.ns[1], eager.ratio[1], eager.ns[2], eager.ratio[2]);
     // What each check costs, one call at a time.
@@ -607,6 +660,7 @@ int main(int argc, char** argv) try {
     accuracy(stream);
     stop_costs(stream);
     first_scopes(argv[0]);
+    gpu_state_read_cost(stream);
     std::printf("\n[7] CUPTI without gpuchrono (a child process): the floor and what each part costs a launch call\n");
     std::fflush(stdout);
     if (std::system((std::string(argv[0]) + " --raw-cupti").c_str()) != 0) std::printf("  the child failed\n");
