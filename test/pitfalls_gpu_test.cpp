@@ -251,8 +251,14 @@ BOOST_AUTO_TEST_CASE(events_on_another_stream_than_the_work_are_reported) {
     kernels::launch_spin(work, other.stream);
     const Measurement m = t.stop();
     show("event on stream A, 100 ms spin on stream B", m);
-    BOOST_TEST(has(m, gpuchrono::codes::timed_stream_idle));
-    BOOST_TEST(m.duration().ns() < work.ns());  // what the pitfall looks like: the kernel is not in it
+    const Finding* idle = find(m, gpuchrono::codes::timed_stream_idle);
+    BOOST_REQUIRE(idle != nullptr);
+    // What the pitfall looks like: the interval is host time between the two records, not the kernel. Under
+    // racecheck the launch call itself took 104 ms on the H100, so the bound is the host time the finding
+    // measured (1 ms for the GPU's event latencies), and "shorter than the kernel" only where the host was faster.
+    const double host_ns = idle->evidence_or("host_time_ns", -1);
+    BOOST_TEST(m.duration().ns() <= host_ns + 1e6, m.duration() << " against " << host_ns << " ns of host time");
+    if (host_ns + 1e6 < work.ns()) BOOST_TEST(m.duration().ns() < work.ns());
     sync(other.stream);
 }
 
