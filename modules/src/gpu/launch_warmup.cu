@@ -37,7 +37,8 @@ void launch_warmup_kernel(cudaStream_t stream, int device) {
         // returned late on the H100 VM (bench/launch_after_driver_work: 5 ms sleep + one launch, +3.9 us), and the
         // first EventPolicy scope read 6-12 us above the steady median (bench/kernel_policy [4]); with 4 more launches
         // 3.7-5.3 us, its timed launch call still 12-15 us instead of 4, and 16 did no better (3.4-9.8 us): four
-        // take part of the cost outside the interval; the rest is not understood yet.
+        // take part of the cost outside the interval. The rest is NVML's loading: the user's own next launch after
+        // it stays slow whatever is launched between (docs/pitfalls.md, "The first scope of a process"; prepare()).
         for (int i = 0; i < first_use_extra_launches; ++i) launch_once(stream);
         if (tracked) module_loaded[static_cast<std::size_t>(device)].store(true, std::memory_order_relaxed);
     }
