@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,15 +47,6 @@ bool holds_the_default_calls(const gpuchrono::MeasureRecord& r) {
     return r.calls_per_sample >= 64u || 64.0 * r.warmup.per_call.ns() > 10e6;
 }
 
-// Whether libcupti is mapped into this process (/proc/self/maps): loaded by the library, or by a tool.
-bool cupti_is_mapped() {
-    std::ifstream maps("/proc/self/maps");
-    BOOST_REQUIRE_MESSAGE(maps, "cannot read /proc/self/maps");
-    std::string line;
-    while (std::getline(maps, line))
-        if (line.find("libcupti") != std::string::npos) return true;
-    return false;
-}
 
 }  // namespace
 
@@ -281,7 +271,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_FIXTURE_TEST_SUITE(measure_without_cupti, GpuStream)
 
 BOOST_AUTO_TEST_CASE(methods_other_than_kernel_leave_cupti_unloaded) {
-    const bool mapped_before = cupti_is_mapped();
+    const bool mapped_before = library_is_mapped("libcupti");
     for (const auto method : {gpuchrono::Method::graph, gpuchrono::Method::event, gpuchrono::Method::host}) {
         gpuchrono::MeasureOptions o;
         o.method = method;
@@ -295,7 +285,7 @@ BOOST_AUTO_TEST_CASE(methods_other_than_kernel_leave_cupti_unloaded) {
                            "nothing to tell");
         return;
     }
-    BOOST_TEST(!cupti_is_mapped(), "measure() with an explicit graph, event or host method loaded libcupti");
+    BOOST_TEST(!library_is_mapped("libcupti"), "measure() with an explicit graph, event or host method loaded libcupti");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <cstdlib>
 #include <memory>
 #include <set>
@@ -772,19 +771,8 @@ BOOST_AUTO_TEST_SUITE_END()
 // finding. A suite of its own, so that its process has read no GPU state before (every other suite's timers do).
 BOOST_FIXTURE_TEST_SUITE(gpu_state_off, PitfallsFixture)
 
-namespace {
-bool nvml_is_mapped() {
-    std::ifstream maps("/proc/self/maps");
-    BOOST_REQUIRE_MESSAGE(maps, "cannot read /proc/self/maps");
-    std::string line;
-    while (std::getline(maps, line))
-        if (line.find("libnvidia-ml") != std::string::npos) return true;
-    return false;
-}
-}  // namespace
-
 BOOST_AUTO_TEST_CASE(timers_leave_nvml_alone_when_the_gpu_state_is_off) {
-    const bool mapped_before = nvml_is_mapped();
+    const bool mapped_before = library_is_mapped("libnvidia-ml");
     gpuchrono::set_gpu_state_enabled(false);
     BOOST_TEST(!gpuchrono::gpu_state_enabled());
     gpuchrono::reset_gpu_state_sampling();  // a read would be due now, were it on
@@ -812,7 +800,7 @@ BOOST_AUTO_TEST_CASE(timers_leave_nvml_alone_when_the_gpu_state_is_off) {
         BOOST_TEST_MESSAGE("libnvidia-ml was mapped before the timers ran (a tool loads it): nothing more to tell");
         return;
     }
-    BOOST_TEST(!nvml_is_mapped(), "a timer loaded NVML with the GPU-state reads off");
+    BOOST_TEST(!library_is_mapped("libnvidia-ml"), "a timer loaded NVML with the GPU-state reads off");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -10,6 +10,10 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 struct GpuStream {
     cudaStream_t stream = nullptr;
@@ -40,3 +44,15 @@ struct HostSpan {
         return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() + 1000.0;
     }
 };
+
+// Whether a shared library whose file name holds `name` (libcupti, libnvidia-ml) is mapped into this process
+// (/proc/self/maps): loaded by the library, or by a tool. Suites that check the library left one unloaded
+// run in a process of their own.
+inline bool library_is_mapped(std::string_view name) {
+    std::ifstream maps("/proc/self/maps");
+    if (!maps) throw std::runtime_error("cannot read /proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line))
+        if (line.find(name) != std::string::npos) return true;
+    return false;
+}
