@@ -261,21 +261,18 @@ void EventPolicy::start() {
     // dearest check (0.4 us on the H100) and, on an idle stream, host time inside the interval.
     if (!capturing && idle_at_start_) {
         RelaxedCaptureMode relaxed;  // another stream of this thread (or any, in global mode) may be capturing
-        {
+        observed.idle_at_stop = stream_is_idle(stream_);
+        // After the idle start, the start event itself may be all that is pending: a GPU slowed by a sanitizer
+        // reaches it late. Only then (an event, not the user's work) is it waited for and the stream asked
+        // again, so that "work went to another stream" is still told from "work is pending". A healthy GPU
+        // completes that event within microseconds, so the event is queried only once host_time_floor (20 us)
+        // has passed since the start: the common stop, a few microseconds after the start with the work still
+        // running, pays one clock read, not a CUDA call.
+        if (!observed.idle_at_stop && Duration(std::chrono::steady_clock::now() - host_start_) >= host_time_floor &&
+            !event_is_complete(start_.get())) {
+            GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(start_.get()),
+                                 on_device("waiting for the EventPolicy start event", device_));
             observed.idle_at_stop = stream_is_idle(stream_);
-            // On a stream idle at the start, the start event itself may be all that is pending: a GPU slowed by
-            // a sanitizer reaches it late. Only then (an event, not the user's work) is it waited for and the
-            // stream asked again, so that "work went to another stream" is still told from "work is pending".
-            // A healthy GPU completes that event within microseconds, so the event is queried only once
-            // host_time_floor (20 us) has passed since the start: the common stop, a few microseconds after the
-            // start with the work still running, pays one clock read, not a CUDA call.
-            if (idle_at_start_ && !observed.idle_at_stop &&
-                Duration(std::chrono::steady_clock::now() - host_start_) >= host_time_floor &&
-                !event_is_complete(start_.get())) {
-                GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(start_.get()),
-                                     on_device("waiting for the EventPolicy start event", device_));
-                observed.idle_at_stop = stream_is_idle(stream_);
-            }
         }
     }
     if (capturing) {

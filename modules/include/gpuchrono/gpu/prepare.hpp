@@ -3,9 +3,10 @@
 // The first EventPolicy or HostSyncPolicy scope on a device does that work before its interval: NVML's loading
 // and first read, the event-pair floor, the pooled events, the library's warm-up kernel (its module loads on
 // the first launch). None of it is inside the interval, but on the H100 the user's next launch after such driver
-// work runs slow, however many of the library's own launches come between: the first scope read 21-53% above
-// the steady median for a 10 us kernel, 4-7 us (bench/kernel_policy [4]). Called once before the program's own
-// warm-up, prepare() moves that work there, and the warm-up takes the cost. Like cudaFree(0) for the context.
+// work runs slow, however many of the library's own launches come between: the first scope of a 10 us kernel
+// read about a third (4-7 us) above the steady median (bench/kernel_policy [4]). Called once before the
+// program's own warm-up, prepare() moves that work there and the warm-up takes the cost (+4% then). Like
+// cudaFree(0) for the context.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -21,17 +21,18 @@
 //   at stop   before the stop record: whether the stream is being captured, the current device, a host
 //             timestamp and, only if the stream was idle at start, whether it is idle now (the two findings
 //             that use it need an idle start; behind queued work the stop asks nothing more). After it: the
-//             legacy-stream and GPU-state findings, and, once the interval is known, whether it is below 10x the floor and how much of it was host time. In lazy
-//             mode (wait_at_stop = false) the interval is known only when duration() first resolves it: those
-//             two checks run there, their findings are added to the Measurement then, and get the configured
-//             reaction at that point (reported, or thrown from that duration() call).
+//             legacy-stream and GPU-state findings, and, once the interval is known, whether it is below 10x
+//             the floor and how much of it was host time. In lazy mode (wait_at_stop = false) the interval is
+//             known only when duration() first resolves it: those two checks run there, their findings are
+//             added to the Measurement then, and get the configured reaction at that point (reported, or thrown
+//             from that duration() call).
 // Host time the timer itself adds to the interval: none after the start record (start() returns right after
 // it); before the stop record, cudaStreamIsCapturing (0.08 us on an H100), cudaGetDevice (0.05 us) and a
 // steady_clock read, and after an idle start also cudaStreamQuery (0.4 us) between two swaps of the thread's
 // capture mode (relaxed while it is asked). That time counts only when the stream is idle at stop (the
 // interval is then host-paced anyway, and timed-stream-idle says so); behind running work the stop event
-// waits for the work. Everything that costs more (NVML, the floor, dladdr for a finding's call site, building messages)
-// runs before the start record or after the stop record.
+// waits for the work. Everything that costs more (NVML, the floor, dladdr for a finding's call site, building
+// messages) runs before the start record or after the stop record.
 // Inside a stream capture the events are recorded with cudaEventRecordExternal, so they become nodes of the
 // graph, and stop() never waits (a wait would invalidate the capture): the Measurement is pending until the
 // graph has run, and carries the info finding timer-in-stream-capture; reading it before the graph ran throws
