@@ -252,12 +252,13 @@ BOOST_AUTO_TEST_CASE(events_on_another_stream_than_the_work_are_reported) {
     show("event on stream A, 100 ms spin on stream B", m);
     const Finding* idle = find(m, gpuchrono::codes::timed_stream_idle);
     BOOST_REQUIRE(idle != nullptr);
-    // What the pitfall looks like: the interval is host time between the two records, not the kernel. Under
-    // racecheck the launch call itself took 104 ms on the H100, so the bound is the host time the finding
-    // measured (1 ms for the GPU's event latencies), and "shorter than the kernel" only where the host was faster.
+    // What the pitfall looks like: the kernel is not in the interval, which is shorter than it, unless the host
+    // itself took as long between the records. Under racecheck on the H100 the 100 ms spin's launch call took
+    // 104 ms and the host-paced interval read 102 ms; under every tool the events ran late, the interval reading
+    // 2.6-6.9 ms for 0.4-2.5 ms of host time, so the host time is no bound either.
     const double host_ns = idle->evidence_or("host_time_ns", -1);
-    BOOST_TEST(m.duration().ns() <= host_ns + 1e6, m.duration() << " against " << host_ns << " ns of host time");
-    if (host_ns + 1e6 < work.ns()) BOOST_TEST(m.duration().ns() < work.ns());
+    if (host_ns < work.ns())
+        BOOST_TEST(m.duration().ns() < work.ns(), m.duration() << " after " << host_ns << " ns of host time");
     sync(other.stream);
 }
 
