@@ -283,9 +283,13 @@ BOOST_AUTO_TEST_CASE(blocks_spinning_known_different_times_come_back_within_a_fe
         BOOST_TEST(error >= -2 * step, "block " << s.block << ": " << span_ns(s) << " ns for " << known << " ns");
         BOOST_TEST(span_ns(s) <= host.bound_ns(), "block " << s.block << ": " << span_ns(s) << " ns");
         const double net_error = s.net_ns - known;
-        // The calibrated empty-region cost comes off: never more than the region's own probe reads cost.
-        BOOST_TEST(net_error >= -(8 * step + 0.005 * known),
-                   "block " << s.block << ": net " << s.net_ns << " ns for " << known << " ns");
+        // The calibrated empty-region cost comes off, and no more: net = span - overhead, and the span holds the
+        // spin, so net can fall short of the spin by the calibrated overhead at most. That overhead is the
+        // bound, not a fixed few steps: under racecheck on the H100 the calibration read ~9.6 us (its empty region
+        // instrumented) and a block of 60 us netted 50.4 us.
+        const double overhead = b.overhead_subtracted ? b.overhead_per_region().ns() : 0.0;
+        BOOST_TEST(net_error >= -(overhead + 2 * step + 0.005 * known),
+                   "block " << s.block << ": net " << s.net_ns << " ns for " << known << " ns, overhead " << overhead);
         worst_low = std::min(worst_low, error);
         worst_high = std::max(worst_high, error);
         worst_net = std::max(worst_net, std::fabs(net_error));
