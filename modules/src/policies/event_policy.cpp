@@ -157,9 +157,11 @@ EventLease fresh_event(int device) {
     return EventLease(device, e);
 }
 
-// The minimal mode asks the stream's device without the capture check first (it never works inside a capture).
-int device_of(cudaStream_t stream, bool checks) {
-    if (checks) return stream_device(stream);
+// The minimal mode asks the stream's device at construction, without the capture check first (it never works
+// inside a capture). With the checks on, start() asks it right after its own capture check: cudaStreamGetDevice
+// must never reach a capturing stream (device.hpp, stream_device), and one capture check serves both.
+int device_at_construction(cudaStream_t stream, bool checks) {
+    if (checks) return -1;
     int device = -1;
     GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "finding the device of the timed stream");
     return device;
@@ -199,7 +201,7 @@ private:
 }  // namespace
 
 EventPolicy::EventPolicy(cudaStream_t stream, Options options)
-    : stream_(stream), device_(device_of(stream, options.checks)), options_(options) {}
+    : stream_(stream), device_(device_at_construction(stream, options.checks)), options_(options) {}
 
 void EventPolicy::start() {
     if (!options_.checks) {
@@ -214,10 +216,14 @@ void EventPolicy::start() {
         RelaxedCaptureMode relaxed;
         capturing_ = stream_is_capturing(stream_);
         if (capturing_) {
+            // A capture records into its stream's context, the current device's in every ordinary program
+            // (stream_device in device.hpp says what happens otherwise).
+            device_ = device_at_start_ = current_device();
             gpu_state_.reset();  // a captured interval runs later, at a clock state nobody can read now
             start_ = fresh_event(device_);
             stop_ = fresh_event(device_);
         } else {
+            GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream_, &device_), "finding the device of the timed stream");
             idle_at_start_ = stream_is_idle(stream_);
             gpu_state_ = sample_gpu_state(device_);
             bool driver_work = gpu_state_.has_value();  // NVML was read (or found missing) just now
@@ -229,8 +235,8 @@ void EventPolicy::start() {
             std::tie(start_, stop_) = EventPool::instance().acquire_pair(device_);
             // The launch after such work is slow: this one pays for it ahead of the interval (launch_warmup.hpp).
             if (driver_work) detail::launch_warmup_kernel(stream_, device_);
+            device_at_start_ = current_device();
         }
-        device_at_start_ = current_device();
     }
     host_start_ = std::chrono::steady_clock::now();
     if (capturing_) {

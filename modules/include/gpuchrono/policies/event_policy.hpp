@@ -11,8 +11,9 @@
 //
 // Checks (each costs well under a microsecond and none waits for the GPU; findings land in the Measurement,
 // see finding_catalog.hpp for the codes):
-//   at start  whether the stream is being captured into a graph (cudaStreamIsCapturing); if not, whether it is
-//             idle (cudaStreamQuery), the current device, a host timestamp; at most every 250 ms per device the
+//   at start  whether the stream is being captured into a graph (cudaStreamIsCapturing); if not, its device
+//             (cudaStreamGetDevice, which a capturing stream refuses: the one capture check serves both),
+//             whether it is idle (cudaStreamQuery), the current device, a host timestamp; at most every 250 ms per device the
 //             GPU's clock state through NVML (gpu_state.hpp); on a device's first idle start, the event-pair
 //             floor (event_floor.hpp). After those rare two, one empty kernel of the library's on the timed
 //             stream (launch_warmup.hpp: the launch after them is slow, and this one takes most of that cost;
@@ -79,6 +80,8 @@ public:
     Measurement stop();
 
     cudaStream_t stream() const noexcept { return stream_; }
+    // The timed stream's device. With the checks on it is asked by start() (after its capture check, which
+    // it shares): -1 until then.
     int device() const noexcept { return device_; }
 
 private:
