@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <gpuchrono/core/device.hpp>
+#include <gpuchrono/cupti/refuse_buffers.hpp>
 
 import gpuchrono;
 
@@ -290,6 +291,54 @@ BOOST_AUTO_TEST_CASE(a_capturing_stream_is_refused) {
     GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(capture, &graph), "ending the capture");
     (void)cudaGraphDestroy(graph);
     (void)cudaStreamDestroy(capture);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// CUPTI with nowhere to write its records (refuse_buffers.hpp): the loss must be reported by the scope that lost
+// them, with its count, and the scopes after must be whole again and carry no loss of their own. A suite of its
+// own (a process of its own in gpu-run and ctest): it leaves CUPTI's buffers in a state no other test expects.
+BOOST_FIXTURE_TEST_SUITE(kernel_records_dropped, CuptiStream, *boost::unit_test::precondition(cupti_not_held_by_a_tool))
+
+BOOST_AUTO_TEST_CASE(records_cupti_could_not_write_are_reported_by_their_scope_and_no_later_one) {
+    const Duration known = Duration::from_us(20);
+    constexpr std::size_t launches = 20;
+    auto scope = [&] {
+        ScopedTimer<KernelPolicy> t(stream);
+        for (std::size_t i = 0; i < launches; ++i) kernels::launch_spin(known, stream);
+        return t.stop();
+    };
+    auto loss = [](const Measurement& m) {
+        std::string out;
+        for (const gpuchrono::Finding& f : m.findings())
+            if (f.code == gpuchrono::codes::kernel_records_dropped || f.code == gpuchrono::codes::kernel_records_late)
+                out += " [" + f.code + "] " + f.message;
+        return out;
+    };
+    const Measurement before = scope();  // CUPTI set up; its stop flushed, so CUPTI asks for a buffer next
+    BOOST_TEST_REQUIRE(before.activities().size() == launches, names(before.activities()));
+    BOOST_TEST(loss(before).empty(), loss(before));
+
+    gpuchrono::cupti::refuse_activity_buffers(true);
+    Measurement starved;
+    try {
+        starved = scope();
+    } catch (...) {
+        gpuchrono::cupti::refuse_activity_buffers(false);
+        throw;
+    }
+    gpuchrono::cupti::refuse_activity_buffers(false);
+    BOOST_TEST_MESSAGE("with no buffer: " << starved.activities().size() << " of " << launches << " activities;"
+                                          << loss(starved));
+    // Never a silently short list: every launch is either in the list or in a finding that says so.
+    BOOST_TEST(starved.activities().size() < launches, "CUPTI wrote records without a buffer?" << names(starved.activities()));
+    BOOST_TEST(!loss(starved).empty(), "the lost records were not reported");
+    BOOST_TEST(has_finding(starved, gpuchrono::codes::kernel_records_dropped), "CUPTI's drop count missed:" << loss(starved));
+    BOOST_TEST(starved.duration() < known * static_cast<double>(launches));  // the busy time misses the lost work
+
+    const Measurement after = scope();
+    BOOST_TEST(after.activities().size() == launches, names(after.activities()));
+    BOOST_TEST(loss(after).empty(), "a later scope reported the earlier loss:" << loss(after));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,7 @@
 #include "activity_buffers.hpp"
 
 #include <gpuchrono/cupti/buffers_delivered.hpp>
+#include <gpuchrono/cupti/refuse_buffers.hpp>
 
 #include <cupti_activity.h>
 
@@ -22,6 +23,7 @@ namespace {
 const CuptiLibrary* library = nullptr;
 ActivityStore* target = nullptr;
 std::atomic<std::size_t> completed{0};
+std::atomic<bool> refusing{false};  // refuse_buffers.hpp
 
 // Kernel names are demangled once per distinct name. Keyed by the text, not by CUPTI's pointer: the pointer
 // is CUPTI's to free and reuse, and a cache keyed by it both grows without bound and can name a kernel after
@@ -131,6 +133,12 @@ uint8_t* new_buffer() {
 
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
     uint8_t* b = nullptr;
+    if (refusing.load(std::memory_order_relaxed)) {
+        *buffer = nullptr;
+        *size = 0;
+        *max_records = 0;
+        return;
+    }
     {
         std::lock_guard lock(pool_mutex);
         if (!spare->empty()) {
@@ -194,5 +202,14 @@ std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, Ac
 }
 
 std::size_t buffers_delivered() noexcept { return completed.load(std::memory_order_relaxed); }
+
+void collect_dropped_records() noexcept {
+    if (!library || !target) return;
+    size_t dropped = 0;
+    if (library->activity_get_num_dropped_records(nullptr, 0, &dropped) == CUPTI_SUCCESS && dropped > 0)
+        target->add_dropped(dropped);
+}
+
+void refuse_activity_buffers(bool refuse) noexcept { refusing.store(refuse, std::memory_order_relaxed); }
 
 }  // namespace gpuchrono::cupti

@@ -16,6 +16,13 @@ namespace gpuchrono::cupti {
 // Returns the error text on failure.
 std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, ActivityStore& store);
 
+// Adds to the store what CUPTI counts as dropped in its global queue, and resets that count (CUPTI's counts reset
+// when read). buffer_completed reads the count of each buffer's queue, but records dropped for want of any buffer
+// complete no buffer: without this call their count surfaced only when a later buffer completed, in a later
+// scope (seen on the H100 with refuse_buffers.hpp). KernelPolicy calls it at start (so that older drops are not
+// its own) and when it collects its records.
+void collect_dropped_records() noexcept;
+
 // The bytes of one buffer: room for ~10,000 kernel records; more buffers are handed out as CUPTI asks (and kept
 // for reuse). Four are made at set-up.
 inline constexpr std::size_t activity_buffer_bytes = 2u << 20;

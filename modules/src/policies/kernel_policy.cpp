@@ -8,6 +8,7 @@
 #include <gpuchrono/gpu/stream_state.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
+#include "../cupti/activity_buffers.hpp"
 #include "../cupti/cupti_session.hpp"
 #include "../cupti/launch_subscriber.hpp"
 
@@ -48,6 +49,7 @@ public:
     KernelScope& operator=(const KernelScope&) = delete;
 
     void start() {
+        cupti::collect_dropped_records();  // drops before this scope are not its own
         dropped_at_start_ = session_.store().dropped();
         start_ns_ = session_.timestamp();
         window_ = session_.store().open_window(start_ns_);
@@ -103,6 +105,7 @@ public:
             got = store.collect(log_.correlations, start_ns_);
             missing = missing_records(got.launched);
         }
+        cupti::collect_dropped_records();  // records dropped for want of a buffer complete no buffer that would count them
         const std::uint64_t dropped = store.dropped() - dropped_at_start_;
         cupti::Attribution split = cupti::attribute(std::move(got.launched), filter_);
 
@@ -156,8 +159,9 @@ private:
         if (dropped > 0)
             found.push_back(make_finding(codes::kernel_records_dropped,
                                          "CUPTI dropped " + std::to_string(dropped) +
-                                             " activity records while this scope ran (its buffers were full): the "
-                                             "activity list and the busy time may miss work",
+                                             " activity records while this scope ran (it had no buffer space for them: "
+                                             "out of memory, or its buffers were full): the activity list and the "
+                                             "busy time may miss work",
                                          {{"dropped_records", static_cast<double>(dropped)}}));
         if (missing > 0)
             found.push_back(make_finding(codes::kernel_records_late,

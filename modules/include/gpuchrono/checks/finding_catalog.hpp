@@ -189,9 +189,11 @@ inline constexpr FindingKind finding_kinds[] = {
      "count it; thread mode counted work of another device (PITFALLS.md #8 and #10)",
      "pass the stream the work runs on, or count every launch of the thread (Count::thread) on purpose"},
     {codes::kernel_records_dropped, Severity::warning, 0,
-     "CUPTI dropped activity records while the scope ran (its buffers were full, counted by "
-     "cuptiActivityGetNumDroppedRecords): the activity list and busy time may miss work",
-     "time fewer launches per scope, or stop scopes eagerly (wait_at_stop) so buffers are flushed more often"},
+     "CUPTI dropped activity records while the scope ran (it had no buffer space: the library's buffers could not "
+     "be allocated, or were full; counted by cuptiActivityGetNumDroppedRecords, for the scope that lost them): the "
+     "activity list and busy time may miss work",
+     "free host memory, time fewer launches per scope, or stop scopes eagerly (wait_at_stop) so buffers are "
+     "flushed more often"},
     {codes::kernel_records_late, Severity::warning, 0,
      "CUPTI had not delivered the activity record of some of the scope's launch calls 200 ms after their work had "
      "finished (flushes included): the activity list and busy time miss that work",
