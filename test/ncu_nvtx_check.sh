@@ -2,8 +2,9 @@
 # Checks that Nsight Compute sees gpuchrono's NVTX ranges: with
 #     ncu --nvtx --nvtx-include "gpuchrono@inside/" nvtx_ncu_probe
 # (domain "gpuchrono", push/pop range "inside": the trailing slash selects push/pop ranges) ncu must profile the
-# kernel launched inside the ScopedTimer bound to Series "inside" and not the one launched outside it; with
-# GPUCHRONO_NVTX=0 the range is gone, so ncu must profile neither.
+# kernel launched inside the ScopedTimer bound to Series "inside" and not the one launched outside it, nor the
+# library's own warm-up kernel (launch_warmup.hpp), which the probe's first scope launches before its start
+# record; with GPUCHRONO_NVTX=0 the range is gone, so ncu must profile neither.
 #   usage: ncu_nvtx_check.sh PATH/TO/nvtx_ncu_probe
 # Exit status: 0 passed, 1 failed, 77 skipped (no ncu, or no CUDA device).
 set -uo pipefail
@@ -15,6 +16,7 @@ ncu=$(command -v ncu || true)
 
 inside=kernel_beta_inside_scope
 outside=kernel_alpha_outside_scope
+library=warmup_kernel
 failed=0
 profile() {  # profile LABEL [ENV=VALUE...]: runs the probe under ncu with the range filter, output in $out
   local label=$1; shift
@@ -34,11 +36,12 @@ profile() {  # profile LABEL [ENV=VALUE...]: runs the probe under ncu with the r
 if profile "NVTX on"; then
   grep -q "$inside" <<<"$out" || { echo "ncu_nvtx_check: FAILED: ncu did not profile $inside, launched inside gpuchrono@inside/"; failed=1; }
   grep -q "$outside" <<<"$out" && { echo "ncu_nvtx_check: FAILED: ncu profiled $outside, launched outside every gpuchrono range"; failed=1; }
+  grep -q "$library" <<<"$out" && { echo "ncu_nvtx_check: FAILED: ncu profiled the library's $library inside the user's range"; failed=1; }
 fi
 if profile "NVTX off" GPUCHRONO_NVTX=0; then
   grep -q "$inside\|$outside" <<<"$out" && { echo "ncu_nvtx_check: FAILED: with GPUCHRONO_NVTX=0 ncu still found a kernel in gpuchrono@inside/"; failed=1; }
 fi
 if [ $failed -eq 0 ]; then
-  echo "ncu_nvtx_check: passed: ncu profiled $inside (inside gpuchrono@inside/) and not $outside; nothing with GPUCHRONO_NVTX=0"
+  echo "ncu_nvtx_check: passed: ncu profiled $inside (inside gpuchrono@inside/), not $outside nor $library; nothing with GPUCHRONO_NVTX=0"
 fi
 exit $failed

@@ -100,7 +100,8 @@ BOOST_AUTO_TEST_CASE(move_assignment_closes_the_left_range_and_keeps_one_pop_per
     BOOST_TEST((rec.trace() == Trace{"push:left", "push:right", "pop", "pop"}));
 }
 
-BOOST_AUTO_TEST_CASE(a_failing_stop_or_start_still_pops_its_range) {
+// The range is pushed once the policy has started (scoped_timer.hpp), so a start that throws pushes none.
+BOOST_AUTO_TEST_CASE(a_failing_stop_still_pops_its_range_and_a_failing_start_pushes_none) {
     NvtxOn on;
     NvtxRecording rec;
     PolicyScript fails_at_stop{.throw_at_stop = true};
@@ -113,7 +114,7 @@ BOOST_AUTO_TEST_CASE(a_failing_stop_or_start_still_pops_its_range) {
     BOOST_CHECK_THROW(Timer(s, fails_at_start), gpuchrono::CudaError);
     PolicyScript fails_in_destructor{.throw_at_stop = true};
     { Timer t(s, fails_in_destructor); }
-    BOOST_TEST((rec.trace() == Trace{"push:fails", "pop", "push:fails", "pop", "push:fails", "pop"}));
+    BOOST_TEST((rec.trace() == Trace{"push:fails", "pop", "push:fails", "pop"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_timer_stopped_on_another_thread_pops_nothing_there) {

@@ -14,6 +14,9 @@
 // Series if there is one (Series::failed_count() shows it), never dropped.
 // While running, the timer holds an NVTX range named after its Series (or its policy) in the "gpuchrono"
 // domain, so profilers see the scope (nvtx/nvtx_range.hpp); it is popped once, when the timer stops or fails.
+// It is pushed right after the policy's start(), so that what a start does first (NVML reads, the library's
+// warm-up launch, launch_warmup.hpp) is not inside it: `ncu --nvtx-include "gpuchrono@name/"` profiled the
+// library's warm-up kernel as the user's before (test/ncu_nvtx_check.sh checks it).
 #pragma once
 
 #include <gpuchrono/core/cuda_error.hpp>
@@ -37,19 +40,15 @@ public:
     // Starts timing; the arguments construct the policy (e.g. a stream).
     template <class... Args>
         requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Args&&... args)
-        : nvtx_(std::string_view(Policy::name).data()), policy_(std::in_place, std::forward<Args>(args)...) {
-        policy_->start();
+    explicit ScopedTimer(Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...) {
+        begin(nullptr);
     }
 
     // Starts timing and appends the measurement to `into` when the timer stops, however it stops.
     template <class... Args>
         requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Series& into, Args&&... args)
-        : nvtx_(into.name().empty() ? std::string_view(Policy::name).data() : into.name().c_str()),
-          policy_(std::in_place, std::forward<Args>(args)...),
-          into_(&into) {
-        policy_->start();
+    explicit ScopedTimer(Series& into, Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...), into_(&into) {
+        begin(&into);
     }
 
     // Braced options, `ScopedTimer<EventPolicy> t(series, stream, {.wait_at_stop = false})`: a braced list has
@@ -58,14 +57,14 @@ public:
         requires std::constructible_from<P, Target, typename P::Options>
     explicit ScopedTimer(Target&& target, typename P::Options options)
         : policy_(std::in_place, std::forward<Target>(target), std::move(options)) {
-        policy_->start();
+        begin(nullptr);
     }
 
     template <class Target, class P = Policy>
         requires std::constructible_from<P, Target, typename P::Options>
     explicit ScopedTimer(Series& into, Target&& target, typename P::Options options)
         : policy_(std::in_place, std::forward<Target>(target), std::move(options)), into_(&into) {
-        policy_->start();
+        begin(&into);
     }
 
     ScopedTimer(const ScopedTimer&) = delete;
@@ -131,6 +130,14 @@ public:
     }
 
 private:
+    // Starts the policy, then opens the NVTX range (see the header comment). A start that throws leaves no range
+    // open: the constructor fails before it is pushed.
+    void begin(const Series* into) {
+        policy_->start();
+        nvtx_ = detail::NvtxRange(into && !into->name().empty() ? into->name().c_str()
+                                                                : std::string_view(Policy::name).data());
+    }
+
     void finish_quietly() noexcept {
         if (state_ != State::running) return;
         try {
@@ -176,7 +183,7 @@ private:
         state_ = State::moved_from;
     }
 
-    detail::NvtxRange nvtx_;  // first: pushed before the policy starts, popped when the timer leaves running
+    detail::NvtxRange nvtx_;  // pushed once the policy has started, popped when the timer leaves running
     std::optional<Policy> policy_;
     Series* into_ = nullptr;
     State state_ = State::running;
