@@ -100,6 +100,22 @@ BOOST_AUTO_TEST_CASE(move_assignment_closes_the_left_range_and_keeps_one_pop_per
     BOOST_TEST((rec.trace() == Trace{"push:left", "push:right", "pop", "pop"}));
 }
 
+// The library's first-use work in a start (NVML, its warm-up launch) must stay out of the user's range: ncu
+// filtering by range profiled the library's warm-up kernel as the user's when the push came first.
+BOOST_AUTO_TEST_CASE(the_range_opens_after_the_policy_has_started) {
+    NvtxOn on;
+    NvtxRecording rec;
+    std::size_t events_at_start = 99;
+    PolicyScript script{.at_start = [&] { events_at_start = rec.trace().size(); }};
+    gpuchrono::Series s("after");
+    {
+        Timer t(s, script);
+        BOOST_TEST(events_at_start == 0u);
+        BOOST_TEST((rec.trace() == Trace{"push:after"}));
+    }
+    BOOST_TEST((rec.trace() == Trace{"push:after", "pop"}));
+}
+
 // The range is pushed once the policy has started (scoped_timer.hpp), so a start that throws pushes none.
 BOOST_AUTO_TEST_CASE(a_failing_stop_still_pops_its_range_and_a_failing_start_pushes_none) {
     NvtxOn on;

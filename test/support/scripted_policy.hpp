@@ -5,6 +5,7 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/measurement.hpp>
 
+#include <functional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -15,6 +16,7 @@ struct PolicyScript {
     bool throw_at_start = false;
     bool throw_at_stop = false;
     double stop_ns = 1000.0;
+    std::function<void()> at_start{};  // run inside start(), to see what the timer had done by then
 };
 
 class ScriptedPolicy {
@@ -30,6 +32,7 @@ public:
 
     void start() {
         ++script_->starts;
+        if (script_->at_start) script_->at_start();
         if (script_->throw_at_start)
             throw gpuchrono::CudaError(cudaErrorLaunchFailure, "scripted start", "a test that scripts a failure");
     }

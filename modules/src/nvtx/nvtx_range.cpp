@@ -48,6 +48,13 @@ void set_nvtx_enabled(bool enabled) noexcept { chosen.store(enabled ? 1 : 0, std
 
 namespace detail {
 
+void prepare_nvtx() noexcept {
+    static std::atomic<bool> prepared{false};
+    if (prepared.load(std::memory_order_relaxed) || !nvtx_enabled()) return;
+    (void)nvtx3::domain::get<gpuchrono_domain>();  // the domain is created once, by its first get
+    prepared.store(true, std::memory_order_relaxed);
+}
+
 NvtxRange::NvtxRange(const char* name) noexcept {
     if (!nvtx_enabled()) return;
     const nvtx3::event_attributes attributes{nvtx3::message{name}};

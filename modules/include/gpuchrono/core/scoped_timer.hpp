@@ -16,7 +16,8 @@
 // domain, so profilers see the scope (nvtx/nvtx_range.hpp); it is popped once, when the timer stops or fails.
 // It is pushed right after the policy's start(), so that what a start does first (NVML reads, the library's
 // warm-up launch, launch_warmup.hpp) is not inside it: `ncu --nvtx-include "gpuchrono@name/"` profiled the
-// library's warm-up kernel as the user's before (test/ncu_nvtx_check.sh checks it).
+// library's warm-up kernel as the user's before (test/ncu_nvtx_check.sh checks it). NVTX's own initialisation
+// is done before the start (prepare_nvtx), so the push inside the interval is a plain call.
 #pragma once
 
 #include <gpuchrono/core/cuda_error.hpp>
@@ -133,6 +134,7 @@ private:
     // Starts the policy, then opens the NVTX range (see the header comment). A start that throws leaves no range
     // open: the constructor fails before it is pushed.
     void begin(const Series* into) {
+        detail::prepare_nvtx();  // NVTX's own first-use work, before the interval opens
         policy_->start();
         nvtx_ = detail::NvtxRange(into && !into->name().empty() ? into->name().c_str()
                                                                 : std::string_view(Policy::name).data());
