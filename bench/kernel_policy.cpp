@@ -2,10 +2,10 @@
 // issue 9 sets targets for:
 //   1. host cost of ScopedTimer<EventPolicy> vs a raw cudaEventRecord pair, checks on and minimal mode (lazy:
 //      no wait, as bench/overhead; and eager: wait and read, vs record+record+sync+elapsed), with the cost of
-//      each check's CUDA call beside it;
+//      each check's CUDA call beside it, and of all of them in place around a raw pair (the every-check floor);
 //   2. launch-call host time without CUPTI, with raw CUPTI (kernel records; records + the launch callbacks) and
 //      inside a KernelPolicy scope (median of 1000, in alternating child processes, since CUPTI cannot be
-//      unloaded from a process);
+//      unloaded from a process), and beside it the mean of a loop the GPU paces (docs/pitfalls.md "Costs");
 //   3. spin(D), D = 1, 10, 100, 1000 us: median and p5..p95 of KernelPolicy (busy time), of the CUPTI record
 //      itself (end - start: the floor), and of EventPolicy (checks on);
 //   4. the first (and second) KernelPolicy and EventPolicy scope of a process vs the steady median (child
