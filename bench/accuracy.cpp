@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 

@@ -20,6 +20,7 @@
 #include <spin.hpp>
 
 #include <cupti.h>  // the raw-CUPTI child only (loaded with dlopen, as the library does)
+#include <toolkit.hpp>  // the soname and record layout of the toolkit built with (modules/src/toolkit.hpp)
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -41,7 +42,7 @@
 #include <gpuchrono/policies/event_floor.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 using gpuchrono::EventPolicy;
@@ -147,10 +148,12 @@ int first_scope_child(const char* which) {
 // what CUPTI's parts cost a launch call: activity records alone, then a subscriber with the runtime launch
 // callbacks, then with the driver's too; and which of the two ids a kernel record carries.
 namespace raw {
-const char* cupti_path() {
-    for (const char* path : {"/usr/local/cuda/lib64/libcupti.so.13", "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcupti.so.13"})
-        if (dlopen(path, RTLD_NOW | RTLD_NOLOAD) || dlopen(path, RTLD_NOW | RTLD_LOCAL)) return path;
-    return "libcupti.so.13";
+std::string cupti_path() {
+    for (const char* dir : gpuchrono::toolkit::cupti_folders) {
+        const std::string path = std::string(dir) + "/" + gpuchrono::toolkit::cupti_soname;
+        if (dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD) || dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) return path;
+    }
+    return gpuchrono::toolkit::cupti_soname;
 }
 void* lib = nullptr;
 template <class F>
@@ -169,8 +172,8 @@ void CUPTIAPI completed(CUcontext, uint32_t, uint8_t* b, size_t, size_t valid) {
     CUpti_Activity* r = nullptr;
     while (next_record(b, valid, &r) == CUPTI_SUCCESS)
         if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
-            auto* k = reinterpret_cast<CUpti_ActivityKernel10*>(r);
-            kernels.emplace_back(k->correlationId, k->end - k->start);
+            auto* k = reinterpret_cast<gpuchrono::toolkit::KernelRecord*>(r);
+            kernels.emplace_back(std::uint32_t{k->correlationId}, k->end - k->start);  // copies: the record is packed
         }
     std::free(b);
 }
@@ -183,9 +186,9 @@ CUpti_SubscriberHandle subscriber = nullptr;
 
 // Loads libcupti; false (and says so) if it cannot.
 bool load() {
-    const char* path = cupti_path();
-    lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) std::printf("  raw CUPTI: cannot load %s\n", path);
+    const std::string path = cupti_path();
+    lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) std::printf("  raw CUPTI: cannot load %s\n", path.c_str());
     else next_record = fn<decltype(&cuptiActivityGetNextRecord)>("cuptiActivityGetNextRecord");
     return lib != nullptr;
 }
@@ -276,12 +279,9 @@ int raw_cupti_child() {
 // Child process: another CUPTI subscriber takes the one slot first (as Nsight would); KernelPolicy must say so.
 int taken_child() {
     gpuchrono::device_count();  // a context, as a profiled program has
-    void* lib = nullptr;
-    for (const char* path : {"/usr/local/cuda/lib64/libcupti.so.13", "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcupti.so.13",
-                             "libcupti.so.13"})
-        if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) break;
+    void* lib = dlopen(raw::cupti_path().c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        std::printf("  could not load libcupti.so.13 for the other subscriber\n");
+        std::printf("  could not load %s for the other subscriber\n", gpuchrono::toolkit::cupti_soname);
         return 1;
     }
     using Callback = void (*)(void*, int, unsigned, const void*);

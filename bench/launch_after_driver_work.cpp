@@ -36,7 +36,7 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <functional>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 

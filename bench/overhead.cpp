@@ -29,7 +29,7 @@
 #include <functional>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 
