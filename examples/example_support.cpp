@@ -20,7 +20,7 @@
 #include <gpuchrono/report/text_report.hpp>
 #include <gpuchrono/report/units.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 #include "example.hpp"
 

@@ -20,7 +20,7 @@
 #include <gpuchrono/report/progress.hpp>
 #include <gpuchrono/report/report.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 #include "example.hpp"
 

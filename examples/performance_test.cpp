@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 

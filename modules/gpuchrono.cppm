@@ -9,22 +9,7 @@
 // missing there or when the list grows beyond 90 names.
 module;
 
-#include <gpuchrono/gpuchrono.hpp>
-#include <gpuchrono/measure/compare.hpp>
-#include <gpuchrono/measure/measure.hpp>
-#include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/sweep.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_files.hpp>
-#include <gpuchrono/report/report_json.hpp>
-#include <gpuchrono/report/text_report.hpp>
-#include <gpuchrono/report/write_report.hpp>
-#include <gpuchrono/stats/stats.hpp>
-#include <gpuchrono/stats/summary.hpp>
-#include <gpuchrono/stats/views.hpp>
-#include <gpuchrono/testing/check_result.hpp>
-#include <gpuchrono/testing/comparison_checks.hpp>
-#include <gpuchrono/testing/findings_checks.hpp>
+#include <gpuchrono/host.hpp>  // the one list of headers whose names this module re-exports
 
 export module gpuchrono;
 

@@ -4,7 +4,7 @@
 
 #include <type_traits>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 struct NoStop {

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::CallSite;
 using gpuchrono::Duration;

@@ -4,7 +4,7 @@
 
 #include <type_traits>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 BOOST_AUTO_TEST_SUITE(cross_path)
 

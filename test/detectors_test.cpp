@@ -15,7 +15,7 @@
 #include <gpuchrono/gpuchrono.hpp>
 #include <gpuchrono/checks/check_noise.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::BlockSample;
 using gpuchrono::Duration;

@@ -18,7 +18,7 @@
 #include <gpuchrono/gpuchrono.hpp>
 #include <gpuchrono/report/report.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::BlockSample;
 using gpuchrono::DeviceClockPolicy;

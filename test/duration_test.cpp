@@ -9,7 +9,7 @@
 // natural_unit is not exported: reached through its header.
 #include <gpuchrono/core/duration.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 using namespace std::chrono_literals;

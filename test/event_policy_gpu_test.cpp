@@ -14,7 +14,7 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 namespace kernels = gpuchrono::kernels;

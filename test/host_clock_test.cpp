@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using namespace std::chrono_literals;
 

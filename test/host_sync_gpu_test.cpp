@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 namespace kernels = gpuchrono::kernels;

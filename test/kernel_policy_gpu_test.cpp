@@ -19,7 +19,7 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/cupti/refuse_buffers.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 using gpuchrono::KernelActivity;

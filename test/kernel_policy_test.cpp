@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::ActivityKind;
 using gpuchrono::KernelActivity;

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 namespace kernels = gpuchrono::kernels;

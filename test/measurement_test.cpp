@@ -13,7 +13,7 @@
 // make_finding is not exported: reached through its header.
 #include <gpuchrono/checks/finding_catalog.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 using gpuchrono::Measurement;

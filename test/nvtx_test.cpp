@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 

@@ -16,7 +16,7 @@
 // Internals the module does not export, reached through their headers.
 #include <gpuchrono/gpu/driver_probe.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 using gpuchrono::Finding;

@@ -25,7 +25,7 @@
 // The detectors, the GPU-state and driver queries are internal: the whole header side.
 #include <gpuchrono/gpuchrono.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 using gpuchrono::Finding;

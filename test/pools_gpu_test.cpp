@@ -11,7 +11,7 @@
 
 #include <gpuchrono/gpuchrono.hpp>  // the internals (pools, stream_device) the module does not export
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 using gpuchrono::Measurement;

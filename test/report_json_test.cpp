@@ -21,7 +21,7 @@
 #include <gpuchrono/report/report_json.hpp>
 #include <gpuchrono/report/svg.hpp>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 #include "sample_report.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <gpuchrono/gpuchrono.hpp>  // the internals (pools, stream_device) the module does not export
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 BOOST_AUTO_TEST_SUITE(stress_gpu)
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::Duration;
 

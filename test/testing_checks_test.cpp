@@ -10,7 +10,7 @@
 #include <iterator>
 #include <string>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 

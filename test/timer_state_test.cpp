@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using Timer = gpuchrono::ScopedTimer<ScriptedPolicy>;
 using State = Timer::State;

@@ -10,7 +10,7 @@
 #include <string>
 #include <unistd.h>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 

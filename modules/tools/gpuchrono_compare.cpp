@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 namespace {
 

@@ -66,7 +66,9 @@ int NVTX_API initialize(NvtxGetExportTableFunc_t get_export_table) {
 
 }  // namespace
 
-extern "C" NvtxInitializeInjectionNvtxFunc_t InitializeInjectionNvtx2_fnptr = &initialize;
+extern "C" {
+NvtxInitializeInjectionNvtxFunc_t InitializeInjectionNvtx2_fnptr = &initialize;
+}
 
 NvtxRecording::NvtxRecording() {
     std::lock_guard lock(mutex);

@@ -4,6 +4,11 @@
 // pipeline is reachable from host code only (`import gpuchrono;` or <gpuchrono/stats/stats.hpp>).
 #pragma once
 
+// nvcc 12.x/13.x compile C++17 unless told otherwise; say what to set rather than fail on the first concept.
+#if __cplusplus < 202002L
+#error "gpuchrono needs C++20: set(CMAKE_CUDA_STANDARD 20) / set(CMAKE_CXX_STANDARD 20) in CMake (with CMake < 3.26 and nvcc, add -std=c++20 to CMAKE_CUDA_FLAGS), or pass -std=c++20 to nvcc or the compiler"
+#endif
+
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/core/duration.hpp>

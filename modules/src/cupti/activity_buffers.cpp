@@ -1,5 +1,7 @@
 #include "activity_buffers.hpp"
 
+#include "../toolkit.hpp"
+
 #include <gpuchrono/cupti/buffers_delivered.hpp>
 #include <gpuchrono/cupti/refuse_buffers.hpp>
 
@@ -84,8 +86,8 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
     switch (record->kind) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-            // The newest layout this header knows; older fields keep their offsets in every later version.
-            const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+            // The build's layout (../toolkit.hpp); a newer CUPTI only appends fields, an older one was refused.
+            const auto* k = reinterpret_cast<const toolkit::KernelRecord*>(record);
             a.kind = ActivityKind::kernel;
             a.name = demangled(k->name);
             copy_common(a, *k);
@@ -98,7 +100,7 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
             return a;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
-            const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+            const auto* m = reinterpret_cast<const toolkit::MemcpyRecord*>(record);
             a.kind = ActivityKind::memcpy;
             a.name = copy_name(m->copyKind);
             copy_common(a, *m);
@@ -106,7 +108,7 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
             return a;
         }
         case CUPTI_ACTIVITY_KIND_MEMSET: {
-            const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+            const auto* m = reinterpret_cast<const toolkit::MemsetRecord*>(record);
             a.kind = ActivityKind::memset;
             a.name = "memset";
             copy_common(a, *m);

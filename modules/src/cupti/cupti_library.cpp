@@ -1,7 +1,10 @@
 #include "cupti_library.hpp"
 
+#include "../toolkit.hpp"
+
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <sys/stat.h>
@@ -10,7 +13,7 @@ namespace gpuchrono::cupti {
 
 namespace {
 
-constexpr const char* soname = "libcupti.so.13";
+constexpr const char* soname = toolkit::cupti_soname;
 
 bool is_directory(const std::string& path) {
     struct stat s {};
@@ -31,9 +34,7 @@ CuptiLibrary* load() {
         const std::string given(env);
         candidates.push_back(is_directory(given) ? given + "/" + soname : given);
     }
-    for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda-13.0/targets/x86_64-linux/lib",
-                            "/usr/local/cuda/extras/CUPTI/lib64"})
-        candidates.push_back(std::string(dir) + "/" + soname);
+    for (const char* dir : toolkit::cupti_folders) candidates.push_back(std::string(dir) + "/" + soname);
     candidates.push_back(soname);  // the dynamic loader's search path
 
     void* handle = nullptr;
@@ -49,7 +50,8 @@ CuptiLibrary* load() {
         lib->searched.push_back(shown + ": " + (why ? why : "not found"));
     }
     if (!handle) {
-        lib->error = "libcupti.so.13 (CUDA 13 CUPTI) could not be loaded; searched: ";
+        lib->error = std::string(soname) + " (the CUPTI of CUDA " + std::to_string(toolkit::cuda_major) +
+                     ", which this gpuchrono was built with) could not be loaded; searched: ";
         for (std::size_t i = 0; i < lib->searched.size(); ++i) lib->error += (i ? "; " : "") + lib->searched[i];
         lib->error += ". Set GPUCHRONO_CUPTI to the library file or its folder";
         return lib;
@@ -69,7 +71,22 @@ CuptiLibrary* load() {
     resolve(handle, lib->activity_set_attribute, "cuptiActivitySetAttribute", missing);
     resolve(handle, lib->get_timestamp, "cuptiGetTimestamp", missing);
     resolve(handle, lib->get_stream_id_ex, "cuptiGetStreamIdEx", missing);
-    if (!missing.empty()) lib->error = lib->path + " lacks " + missing + " (not a CUDA 13 CUPTI?)";
+    if (!missing.empty()) {
+        lib->error = lib->path + " lacks " + missing + " (not a CUDA " + std::to_string(toolkit::cuda_major) + " CUPTI?)";
+        return lib;
+    }
+    // Records come in the loaded CUPTI's own layout: one older than the headers built against would be misread.
+    std::uint32_t version = 0;
+    if (lib->get_version(&version) != CUPTI_SUCCESS) {
+        lib->error = lib->path + ": cuptiGetVersion failed, so its record layout is unknown";
+    } else if (version < toolkit::cupti_api_version) {
+        lib->error = lib->path + " is CUPTI API version " + std::to_string(version) + ", older than the version " +
+                     std::to_string(toolkit::cupti_api_version) +
+                     " gpuchrono was built with: its activity records would be misread. Use the CUPTI of the toolkit "
+                     "gpuchrono was built with (GPUCHRONO_CUPTI names the file or its folder), or rebuild gpuchrono "
+                     "against this one";
+    }
+    lib->api_version = version;
     return lib;
 }
 

@@ -1,9 +1,10 @@
-// libcupti.so.13, loaded at run time with dlopen (as NVML is), so that building and linking gpuchrono needs no
-// CUPTI and a program that never constructs a KernelPolicy never loads it. Internal: CUPTI types stay in src/.
+// CUPTI (libcupti.so.13 or .12, after the toolkit built with: ../toolkit.hpp), loaded at run time with dlopen
+// (as NVML is), so that building and linking gpuchrono needs no CUPTI and a program that never constructs a KernelPolicy never loads it. Internal: CUPTI types stay in src/.
 #pragma once
 
 #include <cupti.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct CuptiLibrary {
     decltype(&::cuptiGetStreamIdEx) get_stream_id_ex = nullptr;
 
     std::string path;                   // the file that was loaded
+    std::uint32_t api_version = 0;      // cuptiGetVersion() of the loaded library
     std::vector<std::string> searched;  // every place tried, in order, with why each failed
     std::string error;                  // empty: loaded with every function found
 
@@ -36,9 +38,8 @@ struct CuptiLibrary {
 };
 
 // The process's one load attempt, made on first call (thread-safe, never retried). Searched in order:
-// $GPUCHRONO_CUPTI (a file, or a folder holding libcupti.so.13), /usr/local/cuda/lib64,
-// /usr/local/cuda-13.0/targets/x86_64-linux/lib, /usr/local/cuda/extras/CUPTI/lib64, then the dynamic
-// loader's own path (LD_LIBRARY_PATH, ld.so.cache).
+// $GPUCHRONO_CUPTI (a file, or a folder holding the soname), toolkit::cupti_folders, then the dynamic loader's
+// own path (LD_LIBRARY_PATH, ld.so.cache). A CUPTI older than the headers built against is refused (error).
 const CuptiLibrary& cupti_library();
 
 }  // namespace gpuchrono::cupti

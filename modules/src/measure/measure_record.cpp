@@ -50,9 +50,11 @@ std::string to_string(const MeasureRecord& r) {
            " .. " + to_string(Duration::from_ns(r.interval.high_ns)) + " (" + percent(r.interval.relative_width()) +
            (r.converged() ? " <= " : ", target ") + percent(r.target_relative_width) + "), " +
            std::to_string(r.interval.samples) + " samples in " + to_string(r.sampling_time);
-    if (r.flagged > 0)
-        out += "\n" + std::to_string(r.flagged) + " samples taken under a low or capped SM clock" +
-               (r.excluded > 0 ? ", " + std::to_string(r.excluded) + " excluded" : std::string(", kept"));
+    if (r.flagged > 0) {
+        // Appended piece by piece: g++ 12 misreads "\n" + std::string (-Wrestrict, a known false positive).
+        out.append("\n").append(std::to_string(r.flagged)).append(" samples taken under a low or capped SM clock");
+        out.append(r.excluded > 0 ? ", " + std::to_string(r.excluded) + " excluded" : std::string(", kept"));
+    }
     if (r.bytes_per_call > 0) {
         out += "\nthroughput " + fixed(r.bytes_per_second() / 1e9, 1) + " GB/s";
         if (std::isfinite(r.peak_bytes_per_second))

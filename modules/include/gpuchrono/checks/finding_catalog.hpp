@@ -205,9 +205,10 @@ inline constexpr FindingKind finding_kinds[] = {
      "stream on an H100)",
      "time on an otherwise idle GPU, or synchronize the other streams before the timed scope"},
     {codes::cupti_unavailable, Severity::warning, 0,
-     "CUPTI could not be used (libcupti.so.13 not found, or another tool such as Nsight holds its one subscriber), "
+     "CUPTI could not be used (libcupti.so.13/.12 not found or older than the build's, or another tool such as Nsight "
+     "holds its one subscriber), "
      "so KernelPolicy measured nothing",
-     "set GPUCHRONO_CUPTI to libcupti.so.13 (or its folder), or run without the other CUPTI tool; EventPolicy "
+     "set GPUCHRONO_CUPTI to the CUPTI of the toolkit gpuchrono was built with (or its folder), or run without the other CUPTI tool; EventPolicy "
      "works without CUPTI"},
 };
 }  // namespace detail

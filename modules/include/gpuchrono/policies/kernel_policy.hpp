@@ -25,7 +25,7 @@
 // kernel-records-late (a launch call's record had not arrived 200 ms after its work finished),
 // concurrent-work-overlapped (work of other streams that ran on the device beside the scope's kernels:
 // PITFALLS.md #9), cupti-unavailable.
-// CUPTI: libcupti.so.13 is loaded at run time by the first KernelPolicy constructed (see available()); a program
+// CUPTI (libcupti.so.13, or .12 in a CUDA 12 build) is loaded at run time by the first KernelPolicy constructed (see available()); a program
 // that never constructs one never loads it. That first construction also sets CUPTI up (subscriber, buffers,
 // activity kinds), before any interval starts. From then on every kernel of the process is recorded by CUPTI
 // (records no scope needs are dropped on arrival); a launch call costs a little more host time (bench/kernel_policy).

@@ -1,0 +1,59 @@
+# What an install carries besides the library and headers (modules/CMakeLists.txt installs those):
+#   lib/cmake/gpuchrono/   find_package(gpuchrono [COMPONENTS module]): gpuchrono::gpuchrono, and gpuchrono::module
+#                          from its own export set, loaded only when asked for
+#   lib/pkgconfig/         gpuchrono.pc, for Makefiles and plain nvcc command lines
+#   cpack                  a .deb and a .tar.gz of the same install
+include_guard(GLOBAL)
+include(CMakePackageConfigHelpers)
+set(GPUCHRONO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpuchrono)
+
+install(EXPORT gpuchrono-targets NAMESPACE gpuchrono:: DESTINATION ${GPUCHRONO_CMAKE_DIR})
+if(GPUCHRONO_MODULE)
+  install(EXPORT gpuchrono-module-targets NAMESPACE gpuchrono:: DESTINATION ${GPUCHRONO_CMAKE_DIR}
+          CXX_MODULES_DIRECTORY modules-info)
+endif()
+# Facts the config file checks against the consumer's own toolchain.
+set(GPUCHRONO_BUILT_WITH_CXX "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+configure_package_config_file(cmake/gpuchrono-config.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/gpuchrono-config.cmake
+  INSTALL_DESTINATION ${GPUCHRONO_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/gpuchrono-config-version.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${CMAKE_CURRENT_BINARY_DIR}/gpuchrono-config.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/gpuchrono-config-version.cmake
+  DESTINATION ${GPUCHRONO_CMAKE_DIR})
+
+# pkg-config: the include folders of the library, the CUDA runtime and range-v3, and the link line of the static
+# library with the cudart it was built against (absolute folders of the build machine's toolkit).
+get_target_property(_gpuchrono_rangev3_includes range-v3::range-v3 INTERFACE_INCLUDE_DIRECTORIES)
+set(GPUCHRONO_PC_CFLAGS "-std=c++20")
+foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS _gpuchrono_rangev3_includes)
+  if(dir AND NOT dir MATCHES "^/usr/include/?$" AND NOT dir MATCHES "\\$<")
+    string(APPEND GPUCHRONO_PC_CFLAGS " -I${dir}")
+  endif()
+endforeach()
+if(GPUCHRONO_CUDART STREQUAL "CUDA::cudart_static")
+  set(GPUCHRONO_PC_CUDART "-lcudart_static -lrt")
+else()
+  set(GPUCHRONO_PC_CUDART "-lcudart")
+endif()
+# The prefix relative to the .pc file, so an unpacked .tar.gz works wherever it lands.
+file(RELATIVE_PATH GPUCHRONO_PC_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+configure_file(cmake/gpuchrono.pc.in ${CMAKE_CURRENT_BINARY_DIR}/gpuchrono.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/gpuchrono.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# cpack: `cpack --config build/X/CPackConfig.cmake` (or `cmake --build build/X --target package`) writes
+# gpuchrono-<version>-<cuda>-Linux.deb and .tar.gz. The .deb installs under /usr.
+set(CPACK_PACKAGE_NAME gpuchrono)
+set(CPACK_PACKAGE_VENDOR "gpuchrono")
+set(CPACK_PACKAGE_CONTACT "gpuchrono developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_FILE_NAME "gpuchrono-${PROJECT_VERSION}-cuda${GPUCHRONO_CUDA_MAJOR}.${GPUCHRONO_CUDA_MINOR}-${CMAKE_SYSTEM_NAME}")
+set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+# range-v3 is a usage requirement of the headers; the CUDA toolkit is the user's own (not a Debian package).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "librange-v3-dev (>= 0.12.0)")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+include(CPack)

@@ -1,0 +1,22 @@
+// Everything `import gpuchrono;` makes visible, for host C++ translation units that include rather than import
+// (any compiler, any generator). gpuchrono.cppm's global module fragment includes exactly this header, so the
+// two ways see one list. Not for .cu files: the statistics views need range-v3, which nvcc cannot compile; a
+// .cu file includes <gpuchrono/gpuchrono.hpp> (timers, policies, measurements).
+#pragma once
+
+#include <gpuchrono/gpuchrono.hpp>
+#include <gpuchrono/measure/compare.hpp>
+#include <gpuchrono/measure/measure.hpp>
+#include <gpuchrono/measure/measure_record.hpp>
+#include <gpuchrono/measure/sweep.hpp>
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/report_files.hpp>
+#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/text_report.hpp>
+#include <gpuchrono/report/write_report.hpp>
+#include <gpuchrono/stats/stats.hpp>
+#include <gpuchrono/stats/summary.hpp>
+#include <gpuchrono/stats/views.hpp>
+#include <gpuchrono/testing/check_result.hpp>
+#include <gpuchrono/testing/comparison_checks.hpp>
+#include <gpuchrono/testing/findings_checks.hpp>
