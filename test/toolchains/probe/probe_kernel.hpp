@@ -1,0 +1,5 @@
+#pragma once
+
+// Implemented in probe_kernel.cu, so the CUDA compiler's output is linked into the probe.
+const void* probe_kernel_address();
+const char* cuda_compiler_description();
