@@ -1,10 +1,10 @@
-// host.cpp: standard and CUDA headers first, then the import
+// host.cpp
 #include <cuda_runtime.h>                 // not cuda_runtime_api.h: the typed cudaMalloc(&x, bytes) is here
-#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: macros do not cross `import`
+#include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK (a macro: it never comes through `import`)
 
 #include <iostream>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>              // the whole API; `import gpuchrono;` when the target links gpuchrono::module
 
 void launch_saxpy(cudaStream_t stream, int n, float a, const float* x, float* y);  // in kernels.cu
 
