@@ -687,6 +687,15 @@ int main(int argc, char** argv) try {
     cudaStream_t stream = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the benchmark stream");
     warm(stream);
+    // [3] alone: how builds of different toolchains (g++, CUDA 12, PTX JIT) compare on the same GPU (issue 22).
+    if (argc == 2 && std::strcmp(argv[1], "--accuracy-only") == 0) {
+        if (!KernelPolicy::available()) {
+            std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
+            return 1;
+        }
+        accuracy(stream);
+        return 0;
+    }
     event_costs(stream);                 // before CUPTI is set up in this process
     launch_costs(argv[0]);
     if (!KernelPolicy::available()) {

@@ -1,0 +1,32 @@
+// A stand-in for libcupti, loaded through GPUCHRONO_CUPTI by cupti_refused.cpp: it exports the functions the
+// library resolves, and reports a CUPTI API version one below the headers gpuchrono was built with
+// (both variants), and one of them lacks cuptiGetStreamIdEx (FAKE_CUPTI_MISSING_FUNCTION). Only cuptiGetVersion is called; the others
+// only have to exist (the library resolves every one before it asks the version).
+#include <cupti_version.h>
+
+#include <cstdint>
+
+extern "C" {
+CUptiResult CUPTIAPI cuptiGetVersion(std::uint32_t* version) {
+    *version = CUPTI_API_VERSION - 1;
+    return CUPTI_SUCCESS;
+}
+CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult, const char** text) {
+    *text = "fake CUPTI";
+    return CUPTI_SUCCESS;
+}
+int cuptiSubscribe() { return 1; }
+int cuptiUnsubscribe() { return 1; }
+int cuptiEnableCallback() { return 1; }
+int cuptiGetCallbackName() { return 1; }
+int cuptiActivityEnable() { return 1; }
+int cuptiActivityRegisterCallbacks() { return 1; }
+int cuptiActivityGetNextRecord() { return 1; }
+int cuptiActivityGetNumDroppedRecords() { return 1; }
+int cuptiActivityFlushAll() { return 1; }
+int cuptiActivitySetAttribute() { return 1; }
+int cuptiGetTimestamp() { return 1; }
+#if !defined(FAKE_CUPTI_MISSING_FUNCTION)
+int cuptiGetStreamIdEx() { return 1; }
+#endif
+}
