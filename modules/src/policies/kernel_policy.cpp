@@ -29,6 +29,30 @@ namespace gpuchrono {
 
 namespace detail {
 
+// The (device, CUPTI stream) pairs that a stream-mode scope has timed in this process. Work launched between a
+// scope's marks on one of them is another scope's timed work, not work the user sent to the wrong stream: it is
+// not reported as kernel-activity-elsewhere (with four threads timing their own streams, every scope would
+// otherwise carry it: bench/kernel_policy [10]). Filled at construction, never emptied (a few entries).
+class TimedStreams {
+public:
+    static TimedStreams& instance() {
+        static auto* s = new TimedStreams();  // never destroyed: scopes may stop during static destruction
+        return *s;
+    }
+    void add(int device, std::uint32_t stream) {
+        std::lock_guard lock(mutex_);
+        if (std::find(timed_.begin(), timed_.end(), std::pair{device, stream}) == timed_.end()) timed_.emplace_back(device, stream);
+    }
+    bool contains(int device, std::uint32_t stream) const {
+        std::lock_guard lock(mutex_);
+        return std::find(timed_.begin(), timed_.end(), std::pair{device, stream}) != timed_.end();
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<std::pair<int, std::uint32_t>> timed_;
+};
+
 // What a scope found once its records were read.
 struct KernelScopeResult {
     Duration busy;
@@ -180,6 +204,12 @@ private:
         stream_mode::BoundedWork work;
         if (first && last) {
             work = stream_mode::split_by_marks(held, *first, *last);
+            const TimedStreams& timed = TimedStreams::instance();
+            std::erase_if(work.elsewhere, [&](const KernelActivity& a) {
+                if (!timed.contains(a.device, a.stream)) return false;
+                work.others.push_back(a);  // still work beside the scope's, for the overlap finding
+                return true;
+            });
         } else {
             std::erase_if(held, stream_mode::is_stream_mark);
             work.others = std::move(held);
@@ -334,6 +364,7 @@ KernelPolicy::KernelPolicy(cudaStream_t stream, Options options)
         return;
     }
     stream_id_ = session->stream_id(stream_);
+    if (options_.count == Count::stream) detail::TimedStreams::instance().add(device_, stream_id_);
     if (options_.count == Count::thread) {
         if (auto e = cupti::enable_launch_callbacks()) {
             if (options_.if_unavailable == IfUnavailable::throw_error)
