@@ -175,33 +175,6 @@ std::optional<GpuState> sample_gpu_state(int device) noexcept {
     }
 }
 
-std::shared_future<std::optional<GpuState>> sample_gpu_state_in_background(int device) noexcept {
-    try {
-        if (device < 0 || device >= tracked_devices || !gpu_state_enabled()) return {};
-        const long long now = now_ns();
-        long long last = last_read_ns[static_cast<std::size_t>(device)].load(std::memory_order_relaxed);
-        if (last != 0 && now - last < static_cast<long long>(gpu_state_interval.ns())) return {};
-        if (!last_read_ns[static_cast<std::size_t>(device)].compare_exchange_strong(last, now, std::memory_order_relaxed))
-            return {};
-        auto read = [device]() -> std::optional<GpuState> {
-            try {
-                GpuState s = read_gpu_state(device);
-                if (!s.nvml_loaded && unavailable_said.exchange(true)) return std::nullopt;
-                return s;
-            } catch (...) {
-                return std::nullopt;
-            }
-        };
-        try {
-            return std::async(std::launch::async, read).share();
-        } catch (...) {
-            return std::async(std::launch::deferred, read).share();  // no thread: read at get(), after the interval
-        }
-    } catch (...) {
-        return {};
-    }
-}
-
 void reset_gpu_state_sampling() noexcept {
     for (auto& last : last_read_ns) last.store(0, std::memory_order_relaxed);
 }

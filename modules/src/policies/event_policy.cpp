@@ -220,16 +220,13 @@ void EventPolicy::start() {
             // (stream_device in device.hpp says what happens otherwise).
             device_ = device_at_start_ = current_device();
             gpu_state_.reset();  // a captured interval runs later, at a clock state nobody can read now
-            gpu_state_read_ = {};
             start_ = fresh_event(device_);
             stop_ = fresh_event(device_);
         } else {
             GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream_, &device_), "finding the device of the timed stream");
             idle_at_start_ = stream_is_idle(stream_);
-            // NVML is read beside the interval, on a thread of its own (gpu_state.hpp), and taken at stop.
-            gpu_state_.reset();
-            gpu_state_read_ = sample_gpu_state_in_background(device_);
-            bool driver_work = false;
+            gpu_state_ = sample_gpu_state(device_);
+            bool driver_work = gpu_state_.has_value();  // NVML was read (or found missing) just now
             // Measured only on an idle stream, so the floor is not read behind the user's queued work.
             if (idle_at_start_ && !known_event_pair_floor(device_)) {
                 (void)event_pair_floor(device_);
@@ -296,10 +293,6 @@ void EventPolicy::start() {
     Findings found;
     if (capturing) found.push_back(capture_finding(device_));
     if (auto f = check_legacy_stream(is_legacy_default_stream(stream_), name)) found.push_back(std::move(*f));
-    if (gpu_state_read_.valid()) {
-        gpu_state_ = gpu_state_read_.get();
-        gpu_state_read_ = {};
-    }
     if (gpu_state_) {
         Findings state = check_gpu_state(*gpu_state_);
         found.insert(found.end(), state.begin(), state.end());

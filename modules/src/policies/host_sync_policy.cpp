@@ -6,6 +6,7 @@
 #include <gpuchrono/policies/host_sync_policy.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 
+#include "../gpu/launch_warmup.hpp"
 
 #include <optional>
 #include <string>
@@ -46,9 +47,9 @@ void HostSyncPolicy::start() {
     refuse_capture("at its start");
     {
         RelaxedCaptureMode relaxed;
-        // NVML is read beside the interval, on a thread of its own (gpu_state.hpp), and taken at stop.
-        gpu_state_.reset();
-        gpu_state_read_ = sample_gpu_state_in_background(device_);
+        gpu_state_ = sample_gpu_state(device_);
+        // The launch after the NVML reads is slow: this one pays for it before the clock starts (launch_warmup.hpp).
+        if (gpu_state_) detail::launch_warmup_kernel(stream_, device_);
         device_at_start_ = current_device();
     }
     synchronize("before the HostSyncPolicy start");
@@ -82,10 +83,6 @@ void HostSyncPolicy::start() {
         if (auto f = check_legacy_stream(is_legacy_default_stream(stream_), name)) found.push_back(std::move(*f));
     if (flags)
         if (auto f = check_blocking_sync(*flags, device_)) found.push_back(std::move(*f));
-    if (gpu_state_read_.valid()) {
-        gpu_state_ = gpu_state_read_.get();
-        gpu_state_read_ = {};
-    }
     if (gpu_state_) {
         Findings state = check_gpu_state(*gpu_state_);
         found.insert(found.end(), state.begin(), state.end());

@@ -12,7 +12,6 @@
 #include <gpuchrono/checks/check_gpu_state.hpp>
 #include <gpuchrono/core/duration.hpp>
 
-#include <future>
 #include <optional>
 
 namespace gpuchrono {
@@ -37,13 +36,6 @@ void set_gpu_state_enabled(bool enabled) noexcept;
 // and nothing at all while gpu_state_enabled() is false.
 // When NVML is unavailable, only the first call of the process returns a state (with nvml_loaded = false).
 std::optional<GpuState> sample_gpu_state(int device) noexcept;
-
-// As sample_gpu_state, but when a read is due it runs on a thread of its own, and the timer takes the result
-// after its interval (get() on the returned future; not valid() when no read was due). Why: on the H100 the
-// NVML read made just before the first interval made the user's next launch call 4-6 us slower, on the thread
-// that made it, whatever the library launched in between (bench/kernel_policy [4], issue 27): a read made
-// beside the interval leaves the user's thread alone. If no thread can be started, the read runs in get().
-std::shared_future<std::optional<GpuState>> sample_gpu_state_in_background(int device) noexcept;
 
 // The next sample_gpu_state of every device reads again (tests, or after a deliberate pause).
 void reset_gpu_state_sampling() noexcept;

@@ -97,7 +97,6 @@ private:
     int device_at_start_ = -1;
     std::chrono::steady_clock::time_point host_start_{};
     std::optional<GpuState> gpu_state_;
-    std::shared_future<std::optional<GpuState>> gpu_state_read_;  // started at start(), taken at stop()
 };
 
 }  // namespace gpuchrono

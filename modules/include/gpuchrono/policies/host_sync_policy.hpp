@@ -56,7 +56,6 @@ private:
     std::chrono::steady_clock::time_point started_{};
     int device_at_start_ = -1;
     std::optional<GpuState> gpu_state_;
-    std::shared_future<std::optional<GpuState>> gpu_state_read_;  // started at start(), taken at stop()
 };
 
 }  // namespace gpuchrono
