@@ -1,4 +1,4 @@
-// Which launches belong to which scope: a CUPTI subscriber on the runtime and driver APIs that launch work
+// Which launches belong to which thread-mode scope: a CUPTI subscriber on the runtime and driver APIs that launch work
 // (every cbid whose name holds Launch, Memcpy or Memset: kernel launches, graph launches, copies and sets,
 // so that libraries launching through the driver API count too). Its callback runs on the launching thread;
 // at each such call's entry it appends the call's correlation id to every LaunchLog open on that thread.
