@@ -421,6 +421,22 @@ BOOST_AUTO_TEST_CASE(stream_mode_counts_a_forked_graph_whose_branches_run_on_str
     (void)cudaStreamDestroy(capture);
 }
 
+BOOST_AUTO_TEST_CASE(stream_mode_refuses_a_capture_begun_between_start_and_stop) {
+    cudaStream_t capture = new_stream();
+    KernelPolicy p(capture);
+    p.start();
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal), "beginning the capture");
+    BOOST_CHECK_THROW((void)p.stop(), gpuchrono::TimerError);  // its stop mark would have become a graph node
+    cudaGraph_t graph = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(capture, &graph), "ending the capture");
+    std::size_t nodes = 99;
+    GPUCHRONO_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes), "counting the graph's nodes");
+    BOOST_TEST(nodes == 0u);
+    (void)cudaGraphDestroy(graph);
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(capture), "draining the start mark");
+    (void)cudaStreamDestroy(capture);
+}
+
 BOOST_AUTO_TEST_CASE(a_capturing_stream_is_refused) {
     cudaStream_t capture = new_stream();
     GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal), "beginning the capture");

@@ -93,6 +93,11 @@ public:
     // Ends the attribution: work enqueued (stream mode) or launched (thread mode) after this is not the scope's.
     void end() {
         if (by_marks()) {
+            // A stop mark launched into a capture would become a node of the user's graph, and never bound
+            // anything now.
+            if (stream_is_capturing(stream_))
+                throw TimerError("gpuchrono: the timed stream began a graph capture between the KernelPolicy start and "
+                                 "stop: keep a timer entirely outside a capture (time the cudaGraphLaunch instead)");
             stop_ns_ = session_.timestamp();
             place_mark(true);
         }
