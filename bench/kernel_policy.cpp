@@ -11,7 +11,11 @@
 //   4. the first (and second) KernelPolicy and EventPolicy scope of a process vs the steady median (child
 //      processes; EventPolicy also with GPUCHRONO_GPU_STATE=0, and after prepare()); `--first-only` runs this alone;
 //   5. what a KernelPolicy stop costs on the host (wait + flush), and one flush for 100 lazy scopes;
-//   8. what a GPU-state (NVML) read at a scope's start costs that scope's interval in the steady state.
+//   8. what a GPU-state (NVML) read at a scope's start costs that scope's interval in the steady state;
+//   9. issue 27: a launch inside a stream-mode KernelPolicy scope vs a launch with CUPTI's records alone (no scope
+//      open), in alternating batches of one process, before any thread-mode scope turned the launch callbacks on;
+//  10. issue 27: 4 threads x 200 lazy stream-mode scopes of spin(20 us) on their own streams, 5 runs: which
+//      readings more than 500 ns above the single-thread median carry concurrent-work-overlapped.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
 #include <cuda_runtime_api.h>
 
@@ -32,6 +36,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gpuchrono/core/device.hpp>
@@ -305,7 +310,7 @@ int taken_child() {
 }
 
 void first_scopes(const char* self) {
-    std::printf("\n[4] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 8 processes "
+    std::printf("\n[4] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 10 processes "
                 "each; the steady p95 beside it: one steady scope's own spread)\n");
     // EventPolicy three times: as it comes, with the GPU-state reads off (NVML's initialisation before the first
     // interval is most of what makes the user's first launch slow; gpu/gpu_state.hpp), and with prepare() called
@@ -315,7 +320,7 @@ void first_scopes(const char* self) {
         if (*env) std::printf("  with %s:\n", env);
         std::vector<double> excess;
         int above_p95 = 0;
-        for (int run = 0; run < 8; ++run) {
+        for (int run = 0; run < 10; ++run) {
             const std::string command = std::string(env) + self + " --first-scope " + which;
             FILE* child = popen(command.c_str(), "r");
             if (!child) {
@@ -531,8 +536,13 @@ void accuracy(cudaStream_t stream) {
     std::printf("  %-8s %-22s %10s %10s %10s %10s %9s\n", "D", "method", "median", "p5", "p95", "p95-p5", "bias");
     for (double us : {1.0, 10.0, 100.0, 1000.0}) {
         const Duration d = Duration::from_us(us);
-        std::vector<double> kernel, record, span, event;
+        std::vector<double> kernel, record, span, event, thread;
         for (int i = 0; i < 100; ++i) {
+            {
+                ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = KernelPolicy::Count::thread});
+                kernels::launch_spin(d, stream);
+                thread.push_back(t.stop().duration().ns());
+            }
             {
                 ScopedTimer<KernelPolicy> t(stream);
                 kernels::launch_spin(d, stream);
@@ -553,6 +563,7 @@ void accuracy(cudaStream_t stream) {
                         s.p95 - s.p5, s.median - d.ns());
         };
         row("KernelPolicy (busy)", kernel);
+        row("KernelPolicy thread mode", thread);
         row("CUPTI record end-start", record);
         row("KernelPolicy span", span);
         row("EventPolicy", event);
@@ -566,11 +577,13 @@ int launch_cost_child(const char* which) {
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating the stream");
     warm(stream);
     double ns = 0, paced = 0;
-    if (std::strcmp(which, "kernel") == 0) {
+    if (std::strcmp(which, "kernel") == 0 || std::strcmp(which, "kernel-thread") == 0) {
         gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
-        { ScopedTimer<KernelPolicy> set_up(stream); }
+        const KernelPolicy::Options options{.count = std::strcmp(which, "kernel") == 0 ? KernelPolicy::Count::stream
+                                                                                         : KernelPolicy::Count::thread};
+        { ScopedTimer<KernelPolicy> set_up(stream, options); }
         (void)launch_call_ns(stream);  // warm the path with CUPTI on
-        ScopedTimer<KernelPolicy> t(stream);
+        ScopedTimer<KernelPolicy> t(stream, options);
         ns = launch_call_ns(stream);
         paced = paced_launch_ns(stream);
         (void)t.stop();
@@ -599,10 +612,11 @@ int launch_cost_child(const char* which) {
 void launch_costs(const char* self) {
     std::printf("\n[2] host ns per launch call (empty kernel, median of 1000 per process; processes alternate, "
                 "6 of each kind)\n");
-    const std::array<const char*, 4> kinds = {"none", "records", "callbacks", "kernel"};
-    const std::array<const char*, 4> labels = {"without CUPTI in the process", "raw CUPTI, kernel records only",
-                                               "raw CUPTI, records + launch callbacks", "inside a KernelPolicy scope"};
-    std::array<std::vector<double>, 4> ns, paced;
+    const std::array<const char*, 5> kinds = {"none", "records", "callbacks", "kernel", "kernel-thread"};
+    const std::array<const char*, 5> labels = {"without CUPTI in the process", "raw CUPTI, kernel records only",
+                                               "raw CUPTI, records + launch callbacks", "inside a KernelPolicy scope (stream)",
+                                               "inside a KernelPolicy scope (thread)"};
+    std::array<std::vector<double>, 5> ns, paced;
     for (int run = 0; run < 6; ++run) {
         for (std::size_t k = 0; k < kinds.size(); ++k) {
             FILE* child = popen((std::string(self) + " --launch-cost " + kinds[k]).c_str(), "r");
@@ -671,6 +685,92 @@ void stop_costs(cudaStream_t stream) {
                 }()).median);
 }
 
+// [9] In this process, after CUPTI's set-up by a stream-mode scope and before any thread-mode scope: batches of
+// 1000 launch calls with no scope open (CUPTI's kernel records alone) and inside an open stream-mode scope,
+// alternating, 10 rounds. Target (issue 27): inside <= 1.05x records alone.
+void stream_scope_vs_records(cudaStream_t stream) {
+    std::printf("\n[9] launch call inside a stream-mode KernelPolicy scope vs CUPTI records alone, same process, "
+                "alternating batches of 1000 (median per batch), 10 rounds\n");
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    { ScopedTimer<KernelPolicy> set_up(stream); }
+    (void)launch_call_ns(stream);
+    std::vector<double> outside, inside, ratio;
+    std::size_t counted = 0;
+    for (int round = 0; round < 10; ++round) {
+        outside.push_back(launch_call_ns(stream));
+        KernelPolicy p(stream);
+        p.start();
+        inside.push_back(launch_call_ns(stream));
+        counted += p.stop().activities().size();
+        ratio.push_back(inside.back() / outside.back());
+    }
+    const Spread r = spread(ratio);
+    std::printf("  records alone: median %.0f ns (%.0f..%.0f); inside a stream-mode scope: median %.0f ns (%.0f..%.0f)\n",
+                spread(outside).median, *std::min_element(outside.begin(), outside.end()),
+                *std::max_element(outside.begin(), outside.end()), spread(inside).median,
+                *std::min_element(inside.begin(), inside.end()), *std::max_element(inside.begin(), inside.end()));
+    std::printf("  inside / alone, per round: median %.3fx (p5 %.3f, p95 %.3f); target <= 1.05x; the scopes counted %zu of "
+                "10000 launches\n", r.median, r.p5, r.p95, counted);
+}
+
+// [10] Four threads, each timing 200 spin(20 us) with lazy stream-mode scopes on its own stream, 5 runs. A reading
+// more than 500 ns above the thread-free median was stretched by something; each must carry
+// concurrent-work-overlapped (issue 27, item 4).
+void overlap_flags() {
+    std::printf("\n[10] 4 threads x 200 lazy stream-mode scopes of spin(20 us), own streams, 5 runs: readings > thread-free "
+                "median + 500 ns, and how many carry concurrent-work-overlapped\n");
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    const Duration d = Duration::from_us(20);
+    cudaStream_t solo = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&solo, cudaStreamNonBlocking), "creating a stream");
+    std::vector<double> alone;
+    for (int i = 0; i < 200; ++i) {
+        ScopedTimer<KernelPolicy> t(solo);
+        kernels::launch_spin(d, solo);
+        alone.push_back(t.stop().duration().ns());
+    }
+    (void)cudaStreamDestroy(solo);
+    const double median = spread(alone).median;
+    std::printf("  thread-free median %.0f ns (p95 %.0f)\n", median, spread(alone).p95);
+    for (int run = 0; run < 5; ++run) {
+        std::vector<gpuchrono::Series> series;
+        for (int t = 0; t < 4; ++t) series.emplace_back("thread " + std::to_string(t));
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                cudaStream_t s = nullptr;
+                GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a stream");
+                for (int i = 0; i < 200; ++i) {
+                    ScopedTimer<KernelPolicy> timer(series[static_cast<std::size_t>(t)], s, KernelPolicy::Options{.wait_at_stop = false});
+                    kernels::launch_spin(d, s);
+                }
+                (void)series[static_cast<std::size_t>(t)].durations();
+                (void)cudaStreamDestroy(s);
+            });
+        for (std::thread& t : threads) t.join();
+        int stretched = 0, flagged = 0, flagged_total = 0, elsewhere = 0;
+        double worst_unflagged = 0;
+        for (const gpuchrono::Series& s : series)
+            for (const gpuchrono::Measurement& m : s.measurements()) {
+                const bool overlap = std::any_of(m.findings().begin(), m.findings().end(), [](const gpuchrono::Finding& f) {
+                    return f.code == gpuchrono::codes::concurrent_work_overlapped;
+                });
+                elsewhere += std::any_of(m.findings().begin(), m.findings().end(), [](const gpuchrono::Finding& f) {
+                    return f.code == gpuchrono::codes::kernel_activity_elsewhere;
+                });
+                flagged_total += overlap;
+                if (m.duration().ns() > median + 500) {
+                    ++stretched;
+                    flagged += overlap;
+                    if (!overlap) worst_unflagged = std::max(worst_unflagged, m.duration().ns());
+                }
+            }
+        std::printf("  run %d: %d of 800 readings > median + 500 ns, %d of them flagged (unflagged max %.0f ns); "
+                    "%d flagged in all; %d carry kernel-activity-elsewhere\n", run, stretched, flagged, worst_unflagged,
+                    flagged_total, elsewhere);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -696,13 +796,22 @@ int main(int argc, char** argv) try {
         accuracy(stream);
         return 0;
     }
-    event_costs(stream);                 // before CUPTI is set up in this process
+    const bool issue27 = argc == 2 && std::strcmp(argv[1], "--issue27") == 0;  // [2], [9], [10], [3], [4] only
+    if (!issue27) event_costs(stream);  // before CUPTI is set up in this process
     launch_costs(argv[0]);
     if (!KernelPolicy::available()) {
         std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
         return 1;
     }
+    stream_scope_vs_records(stream);  // before any thread-mode scope turns the launch callbacks on
+    if (issue27) {
+        overlap_flags();
+        accuracy(stream);
+        first_scopes(argv[0]);
+        return 0;
+    }
     accuracy(stream);
+    overlap_flags();
     stop_costs(stream);
     first_scopes(argv[0]);
     gpu_state_read_cost(stream);

@@ -283,6 +283,160 @@ BOOST_AUTO_TEST_CASE(two_threads_each_count_only_their_own_launches) {
     BOOST_TEST(counted[1] == 2u);
 }
 
+// Stream mode (the default) attributes by two marks the scope places on its stream, with no launch callback.
+BOOST_AUTO_TEST_CASE(stream_mode_scopes_interleaved_on_one_stream_each_count_the_work_between_their_marks) {
+    const Duration known = Duration::from_us(50);
+    KernelPolicy a(stream), b(stream);
+    a.start();
+    kernels::launch_spin(known, stream);  // a's only
+    b.start();
+    kernels::launch_spin(known, stream);  // both
+    kernels::launch_spin(known, stream);  // both
+    const Measurement ma = a.stop();
+    kernels::launch_spin(known, stream);  // b's only
+    const Measurement mb = b.stop();
+    BOOST_TEST(ma.activities().size() == 3u, names(ma.activities()));
+    BOOST_TEST(mb.activities().size() == 3u, names(mb.activities()));
+    BOOST_TEST(ma.duration().ns() >= 3 * known.ns());
+    BOOST_TEST(mb.duration().ns() >= 3 * known.ns());
+    for (const Measurement* m : {&ma, &mb}) {
+        std::string found;
+        for (const gpuchrono::Finding& f : m->findings()) found += " " + gpuchrono::to_string(f);
+        BOOST_TEST(m->findings().empty(), found);
+        for (const KernelActivity& k : m->activities()) BOOST_TEST(k.name.find("spin_kernel") != std::string::npos, k.name);
+    }
+    // a's last two are b's first two: the same records.
+    BOOST_REQUIRE(ma.activities().size() == 3u);
+    BOOST_REQUIRE(mb.activities().size() == 3u);
+    BOOST_TEST(ma.activities()[1].correlation_id == mb.activities()[0].correlation_id);
+    BOOST_TEST(ma.activities()[2].correlation_id == mb.activities()[1].correlation_id);
+}
+
+BOOST_AUTO_TEST_CASE(stream_mode_scopes_on_several_streams_of_one_thread_count_their_own_stream) {
+    const Duration known = Duration::from_us(100);
+    cudaStream_t second = new_stream();
+    KernelPolicy a(stream), b(second);
+    a.start();
+    b.start();
+    kernels::launch_spin(known, stream);
+    kernels::launch_spin(known, second);
+    kernels::launch_spin(known, second);
+    const Measurement mb = b.stop();
+    const Measurement ma = a.stop();
+    BOOST_TEST(ma.activities().size() == 1u, names(ma.activities()));
+    BOOST_TEST(mb.activities().size() == 2u, names(mb.activities()));
+    for (const KernelActivity& k : ma.activities()) BOOST_TEST(k.stream == a.stream_id());
+    for (const KernelActivity& k : mb.activities()) BOOST_TEST(k.stream == b.stream_id());
+    // The other stream's launches came between each scope's marks, but that stream is another scope's: not
+    // reported as work sent to the wrong stream.
+    BOOST_TEST(!has_finding(ma, gpuchrono::codes::kernel_activity_elsewhere));
+    BOOST_TEST(!has_finding(mb, gpuchrono::codes::kernel_activity_elsewhere));
+    // A stream no scope times is reported.
+    cudaStream_t untimed = new_stream();
+    a.start();
+    kernels::launch_spin(known, stream);
+    kernels::launch_spin(known, untimed);
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(untimed), "letting the untimed stream's work finish (its record then arrives)");
+    const Measurement again = a.stop();
+    BOOST_TEST(again.activities().size() == 1u, names(again.activities()));
+    BOOST_TEST(has_finding(again, gpuchrono::codes::kernel_activity_elsewhere));
+    (void)cudaStreamDestroy(untimed);
+    (void)cudaStreamDestroy(second);
+}
+
+BOOST_AUTO_TEST_CASE(stream_mode_threads_on_their_own_streams_count_their_own_work) {
+    const Duration known = Duration::from_us(200);
+    std::vector<std::size_t> counted(4);
+    std::vector<std::string> activities(4);
+    auto work = [&](int id) {
+        cudaStream_t s = new_stream();
+        {
+            ScopedTimer<KernelPolicy> t(s);
+            for (int i = 0; i <= id; ++i) kernels::launch_spin(known, s);  // thread i: i + 1 spins
+            const Measurement& m = t.stop();
+            counted[id] = m.activities().size();
+            activities[id] = names(m.activities());
+        }
+        (void)cudaStreamDestroy(s);
+    };
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 4; ++i) threads.emplace_back(work, i);
+    for (std::thread& t : threads) t.join();
+    for (std::size_t i = 0; i < 4; ++i) BOOST_TEST(counted[i] == i + 1, "thread " << i << activities[i]);
+}
+
+BOOST_AUTO_TEST_CASE(stream_mode_counts_another_threads_work_on_the_timed_stream) {
+    const Duration known = Duration::from_us(100);
+    ScopedTimer<KernelPolicy> t(stream);
+    std::thread helper([&] { kernels::launch_spin(known, stream); });
+    helper.join();
+    const Measurement& m = t.stop();
+    BOOST_TEST(m.activities().size() == 1u, names(m.activities()));
+    BOOST_TEST(m.duration().ns() >= known.ns());
+}
+
+BOOST_AUTO_TEST_CASE(stream_mode_counts_a_forked_graph_whose_branches_run_on_streams_of_its_own) {
+    const Duration known = Duration::from_us(50);
+    cudaStream_t capture = new_stream(), branch = new_stream();
+    cudaEvent_t fork = nullptr, join = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming), "creating the fork event");
+    GPUCHRONO_CUDA_CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming), "creating the join event");
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal), "beginning the capture");
+    kernels::launch_spin(known, capture);
+    GPUCHRONO_CUDA_CHECK(cudaEventRecord(fork, capture), "forking");
+    GPUCHRONO_CUDA_CHECK(cudaStreamWaitEvent(branch, fork, 0), "forking");
+    kernels::launch_spin(known, capture);
+    kernels::launch_spin(known, branch);
+    kernels::launch_spin(known, branch);
+    GPUCHRONO_CUDA_CHECK(cudaEventRecord(join, branch), "joining");
+    GPUCHRONO_CUDA_CHECK(cudaStreamWaitEvent(capture, join, 0), "joining");
+    kernels::launch_spin(known, capture);
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(capture, &graph), "ending the capture");
+    GPUCHRONO_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0), "instantiating the graph");
+    GPUCHRONO_CUDA_CHECK(cudaGraphLaunch(exec, stream), "warming the graph up");
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "warming the graph up");
+    for (bool lazy : {false, true}) {
+        ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.wait_at_stop = !lazy});
+        kernels::launch_spin(known, stream);
+        GPUCHRONO_CUDA_CHECK(cudaGraphLaunch(exec, stream), "launching the graph");
+        kernels::launch_spin(known, stream);
+        Measurement m = t.stop();
+        (void)m.duration();  // resolves a lazy one
+        BOOST_TEST_MESSAGE("forked graph, " << (lazy ? "lazy" : "eager") << ": busy " << m.duration() << ", timed stream "
+                                            << t.policy().stream_id() << names(m.activities()));
+        BOOST_TEST(m.activities().size() == 7u, names(m.activities()));
+        std::size_t in_graph = 0;
+        for (const KernelActivity& a : m.activities()) in_graph += a.graph_id != 0;
+        BOOST_TEST(in_graph == 5u);
+        BOOST_TEST(m.duration().ns() >= 6 * known.ns());  // two of the graph's spins may run side by side
+        BOOST_TEST(!has_finding(m, gpuchrono::codes::kernel_activity_elsewhere));
+    }
+    (void)cudaGraphExecDestroy(exec);
+    (void)cudaGraphDestroy(graph);
+    (void)cudaEventDestroy(fork);
+    (void)cudaEventDestroy(join);
+    (void)cudaStreamDestroy(branch);
+    (void)cudaStreamDestroy(capture);
+}
+
+BOOST_AUTO_TEST_CASE(stream_mode_refuses_a_capture_begun_between_start_and_stop) {
+    cudaStream_t capture = new_stream();
+    KernelPolicy p(capture);
+    p.start();
+    GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal), "beginning the capture");
+    BOOST_CHECK_THROW((void)p.stop(), gpuchrono::TimerError);  // its stop mark would have become a graph node
+    cudaGraph_t graph = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(capture, &graph), "ending the capture");
+    std::size_t nodes = 99;
+    GPUCHRONO_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes), "counting the graph's nodes");
+    BOOST_TEST(nodes == 0u);
+    (void)cudaGraphDestroy(graph);
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(capture), "draining the start mark");
+    (void)cudaStreamDestroy(capture);
+}
+
 BOOST_AUTO_TEST_CASE(a_capturing_stream_is_refused) {
     cudaStream_t capture = new_stream();
     GPUCHRONO_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal), "beginning the capture");

@@ -36,6 +36,20 @@ CuptiSession* CuptiSession::get(std::string& why) noexcept {
                 s->error = *e + " (" + lib.path + ")";
                 return s;
             }
+            // Per-thread buffers off: the flush gate (launch_subscriber.hpp) needs the launch callbacks, which
+            // stream-mode scopes leave off, and a flush that met another thread's half-written per-thread buffer
+            // crashed inside libcupti. CUPTI's shared buffer is written under CUPTI's own lock.
+            {
+                std::uint8_t per_thread = 0;
+                std::size_t bytes = sizeof per_thread;
+                if (const CUptiResult r = lib.activity_set_attribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER,
+                                                                     &bytes, &per_thread);
+                    r != CUPTI_SUCCESS) {
+                    s->error = "cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER) failed: " +
+                               lib.describe(r) + " (" + lib.path + ")";
+                    return s;
+                }
+            }
             // Concurrent-kernel records leave kernels concurrent (KIND_KERNEL would serialise them).
             for (auto [kind, what] : {std::pair{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
                                       std::pair{CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},

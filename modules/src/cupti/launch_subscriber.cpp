@@ -85,6 +85,11 @@ std::optional<std::string> enable_launch_callbacks(const CuptiLibrary& lib, CUpt
 
 }  // namespace
 
+namespace {
+const CuptiLibrary* subscribed_library = nullptr;
+CUpti_SubscriberHandle subscribed = nullptr;
+}  // namespace
+
 std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
     CUpti_SubscriberHandle subscriber = nullptr;
     if (const CUptiResult r = lib.subscribe(&subscriber, on_api_call, nullptr); r != CUPTI_SUCCESS) {
@@ -95,9 +100,21 @@ std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
         return "cuptiSubscribe failed: " + lib.describe(r) + " (" + lib.path +
                "; without an NVIDIA driver and GPU CUPTI cannot subscribe)";
     }
-    if (auto e = enable_launch_callbacks(lib, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE)) return e;
-    if (auto e = enable_launch_callbacks(lib, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE)) return e;
+    subscribed_library = &lib;
+    subscribed = subscriber;
     return std::nullopt;
+}
+
+std::optional<std::string> enable_launch_callbacks() {
+    static const std::optional<std::string> result = []() -> std::optional<std::string> {
+        if (!subscribed_library || !subscribed) return "CUPTI's subscriber is not set up";
+        if (auto e = enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_RUNTIME_API,
+                                             CUPTI_RUNTIME_TRACE_CBID_SIZE))
+            return e;
+        return enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_DRIVER_API,
+                                       CUPTI_DRIVER_TRACE_CBID_SIZE);
+    }();
+    return result;
 }
 
 void flush_between_launches(const std::function<void()>& flush) {

@@ -1,4 +1,4 @@
-// Which launches belong to which scope: a CUPTI subscriber on the runtime and driver APIs that launch work
+// Which launches belong to which thread-mode scope: a CUPTI subscriber on the runtime and driver APIs that launch work
 // (every cbid whose name holds Launch, Memcpy or Memset: kernel launches, graph launches, copies and sets,
 // so that libraries launching through the driver API count too). Its callback runs on the launching thread;
 // at each such call's entry it appends the call's correlation id to every LaunchLog open on that thread.
@@ -25,15 +25,22 @@ struct LaunchLog {
     std::vector<std::uint32_t> expected;
 };
 
-// Subscribes and enables the launch callbacks. CUPTI allows one subscriber per process: if a tool holds it
-// (Nsight Systems or Compute, another profiler), the error says so.
+// Subscribes, enabling no callback yet: the subscription holds CUPTI's one subscriber slot (if a tool holds it -
+// Nsight Systems or Compute, another profiler - the error says so) and costs a launch nothing.
 std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib);
+
+// Enables the launch callbacks, once per process (later calls return the first call's result): only thread-mode
+// scopes need them. Once on they stay on, and every launch call of the process pays for them (0.3-0.4x of an
+// empty launch on the H100, bench/kernel_policy [2]); stream-mode scopes never turn them on.
+std::optional<std::string> enable_launch_callbacks();
 
 // Runs `flush` while no thread is inside a launch call. CUPTI 13 writes each thread's activity records into a
 // buffer of that thread's own (CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, on by default); on the H100 a
 // cuptiActivityFlushAll that ran while another thread's launch call was writing its record crashed inside
 // libcupti (SIGSEGV in cuLaunchKernel's CUPTI hook, about once in 500,000 flushes under 16 threads). The
 // subscriber's callbacks count the launch calls in progress, and new ones wait at entry while a flush runs.
+// Without the callbacks (no thread-mode scope yet) the gate sees no launch: CUPTI's per-thread buffers are
+// therefore turned off at set-up (cupti_session.cpp), and records go to CUPTI's shared buffer, which it locks.
 void flush_between_launches(const std::function<void()>& flush);
 
 // Open and close a log on the calling thread; logs nest (a scope inside a scope sees its launches in both).

@@ -11,6 +11,9 @@
 #include "../cupti/activity_buffers.hpp"
 #include "../cupti/cupti_session.hpp"
 #include "../cupti/launch_subscriber.hpp"
+#include "../stream_mode/stream_marker.hpp"
+
+#include <gpuchrono/stream_mode/stream_bounds.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -18,12 +21,37 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace gpuchrono {
 
 namespace detail {
+
+// The (device, CUPTI stream) pairs that a stream-mode scope has timed in this process. Work launched between a
+// scope's marks on one of them is another scope's timed work, not work the user sent to the wrong stream: it is
+// not reported as kernel-activity-elsewhere (with four threads timing their own streams, every scope would
+// otherwise carry it: bench/kernel_policy [10]). Filled at construction, never emptied (a few entries).
+class TimedStreams {
+public:
+    static TimedStreams& instance() {
+        static auto* s = new TimedStreams();  // never destroyed: scopes may stop during static destruction
+        return *s;
+    }
+    void add(int device, std::uint32_t stream) {
+        std::lock_guard lock(mutex_);
+        if (std::find(timed_.begin(), timed_.end(), std::pair{device, stream}) == timed_.end()) timed_.emplace_back(device, stream);
+    }
+    bool contains(int device, std::uint32_t stream) const {
+        std::lock_guard lock(mutex_);
+        return std::find(timed_.begin(), timed_.end(), std::pair{device, stream}) != timed_.end();
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<std::pair<int, std::uint32_t>> timed_;
+};
 
 // What a scope found once its records were read.
 struct KernelScopeResult {
@@ -53,12 +81,26 @@ public:
         dropped_at_start_ = session_.store().dropped();
         start_ns_ = session_.timestamp();
         window_ = session_.store().open_window(start_ns_);
-        cupti::open_launch_log(&log_);
-        logging_ = true;
+        if (by_marks()) {
+            token_ = detail::next_stream_marker_token();
+            place_mark(false);
+        } else {
+            cupti::open_launch_log(&log_);
+            logging_ = true;
+        }
     }
 
-    // Ends the attribution: launches after this are not the scope's.
-    void stop_logging() noexcept {
+    // Ends the attribution: work enqueued (stream mode) or launched (thread mode) after this is not the scope's.
+    void end() {
+        if (by_marks()) {
+            // A stop mark launched into a capture would become a node of the user's graph, and never bound
+            // anything now.
+            if (stream_is_capturing(stream_))
+                throw TimerError("gpuchrono: the timed stream began a graph capture between the KernelPolicy start and "
+                                 "stop: keep a timer entirely outside a capture (time the cudaGraphLaunch instead)");
+            stop_ns_ = session_.timestamp();
+            place_mark(true);
+        }
         if (logging_) cupti::close_launch_log(&log_);
         logging_ = false;
     }
@@ -89,6 +131,7 @@ public:
     const KernelScopeResult& result(const CallSite& site) {
         std::lock_guard lock(mutex_);
         if (result_) return *result_;
+        if (by_marks()) return result_by_marks(site);
         cupti::ActivityStore& store = session_.store();
         cupti::ActivityStore::Collected got = store.collect(log_.correlations, start_ns_);
         // A flush can return while CUPTI's own thread is still handing over a buffer it took just before (seen on
@@ -98,15 +141,17 @@ public:
         std::size_t missing = missing_records(got.launched);
         const auto deadline = std::chrono::steady_clock::now() + record_wait;
         auto pause = std::chrono::microseconds(20);
-        while (missing > 0 && std::chrono::steady_clock::now() < deadline) {
+        // Records CUPTI dropped explain as many missing ones: no use waiting for those.
+        while (missing > 0 && missing > dropped_so_far() && std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(pause);
             pause = std::min(pause * 2, std::chrono::microseconds(1000));
             session_.flush();
             got = store.collect(log_.correlations, start_ns_);
             missing = missing_records(got.launched);
         }
-        cupti::collect_dropped_records();  // records dropped for want of a buffer complete no buffer that would count them
-        const std::uint64_t dropped = store.dropped() - dropped_at_start_;
+        const std::uint64_t dropped = dropped_so_far();
+        std::erase_if(got.launched, stream_mode::is_stream_mark);  // stream-mode scopes' marks inside this thread scope
+        std::erase_if(got.others, stream_mode::is_stream_mark);
         cupti::Attribution split = cupti::attribute(std::move(got.launched), filter_);
 
         KernelScopeResult r;
@@ -124,6 +169,78 @@ public:
     int device() const noexcept { return device_; }
 
 private:
+    bool by_marks() const noexcept { return filter_.stream_only; }
+
+    void place_mark(bool stop) {
+        DeviceGuard on(device_);  // a runtime launch goes to the current device's context
+        GPUCHRONO_CUDA_CHECK(detail::launch_stream_marker(stream_, token_, stop),
+                             std::string("launching KernelPolicy's ") + (stop ? "stop" : "start") +
+                                 " mark on the timed stream of device " + std::to_string(device_));
+    }
+
+    // CUPTI's drops since the scope started (records dropped for want of a buffer complete no buffer that would
+    // count them, hence the explicit collection).
+    std::uint64_t dropped_so_far() const {
+        cupti::collect_dropped_records();
+        return session_.store().dropped() - dropped_at_start_;
+    }
+
+    // Stream mode: the records between the scope's two marks on its stream (stream_bounds.hpp).
+    const KernelScopeResult& result_by_marks(const CallSite& site) {
+        cupti::ActivityStore& store = session_.store();
+        const auto marks = [&](const std::vector<KernelActivity>& held) {
+            return std::pair{stream_mode::find_mark(held, filter_.device, filter_.stream, token_, false, start_ns_),
+                             stream_mode::find_mark(held, filter_.device, filter_.stream, token_, true, stop_ns_)};
+        };
+        std::vector<KernelActivity> held = store.collect({}, start_ns_).others;
+        auto [first, last] = marks(held);
+        // The stop mark's record arrives with, or after, those of the work before it; wait for it as thread mode
+        // waits for its launches' records, unless CUPTI's drops explain its absence.
+        const auto deadline = std::chrono::steady_clock::now() + record_wait;
+        auto pause = std::chrono::microseconds(20);
+        while ((!first || !last) && dropped_so_far() == 0 && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(pause);
+            pause = std::min(pause * 2, std::chrono::microseconds(1000));
+            session_.flush();
+            held = store.collect({}, start_ns_).others;
+            std::tie(first, last) = marks(held);
+        }
+        const std::uint64_t dropped = dropped_so_far();
+        stream_mode::BoundedWork work;
+        if (first && last) {
+            work = stream_mode::split_by_marks(held, *first, *last);
+            const TimedStreams& timed = TimedStreams::instance();
+            std::erase_if(work.elsewhere, [&](const KernelActivity& a) {
+                if (!timed.contains(a.device, a.stream)) return false;
+                work.others.push_back(a);  // still work beside the scope's, for the overlap finding
+                return true;
+            });
+        } else {
+            std::erase_if(held, stream_mode::is_stream_mark);
+            work.others = std::move(held);
+        }
+        KernelScopeResult r;
+        r.busy = Duration::from_ns(static_cast<double>(cupti::busy_ns(work.counted)));
+        r.span = Duration::from_ns(static_cast<double>(cupti::span_ns(work.counted)));
+        cupti::Attribution split{std::move(work.counted), std::move(work.elsewhere)};
+        r.found = findings(split, work.others, dropped, 0);
+        if (!first || !last)
+            r.found.push_back(make_finding(
+                codes::kernel_records_late,
+                std::string("the scope's ") + (!first && !last ? "start and stop marks" : !first ? "start mark" : "stop mark") +
+                    " on the timed stream had no activity record " + std::to_string(record_wait.count()) +
+                    " ms after the stream's work had finished" +
+                    (dropped > 0 ? " (CUPTI dropped " + std::to_string(dropped) + " records)" : std::string()) +
+                    ": the scope's work cannot be told apart, and none is counted",
+                {{"missing_records", static_cast<double>(!first + !last)}}));
+        detail::stamp_findings(r.found, site);
+        r.counted = std::move(split.counted);
+        result_ = std::move(r);
+        if (window_) store.close_window(*window_);
+        window_.reset();
+        return *result_;
+    }
+
     // How long a scope waits for records that its launch calls must have produced, after the flush.
     static constexpr std::chrono::milliseconds record_wait{200};
 
@@ -137,22 +254,26 @@ private:
     Findings findings(const cupti::Attribution& split, const std::vector<KernelActivity>& others,
                       std::uint64_t dropped, std::size_t missing) const {
         Findings found;
-        const std::string where = filter_.stream_only ? "on the timed stream (CUPTI stream " + std::to_string(filter_.stream) +
-                                                            ", device " + std::to_string(filter_.device) + ")"
-                                                      : "by the scope's thread";
+        const std::string where = filter_.stream_only ? "enqueued on the timed stream (CUPTI stream " +
+                                                            std::to_string(filter_.stream) + ", device " +
+                                                            std::to_string(filter_.device) + ")"
+                                                      : "launched by the scope's thread";
         if (split.counted.empty()) {
-            std::string message = "KernelPolicy counted no GPU work launched " + where + " between start and stop (" +
-                                  std::to_string(log_.correlations.size()) + " launch calls seen)";
+            std::string message = "KernelPolicy counted no GPU work " + where + " between start and stop";
+            if (!by_marks()) message += " (" + std::to_string(log_.correlations.size()) + " launch calls seen)";
             if (!split.elsewhere.empty())
-                message += "; the scope's thread launched on other streams: " + cupti::describe_activities(split.elsewhere);
+                message += std::string(by_marks() ? "; work launched in the process meanwhile ran on other streams: "
+                                                  : "; the scope's thread launched on other streams: ") +
+                           cupti::describe_activities(split.elsewhere);
             found.push_back(make_finding(codes::kernel_no_activity, message + ": the duration is 0",
                                          {{"launch_calls", static_cast<double>(log_.correlations.size())},
                                           {"elsewhere", static_cast<double>(split.elsewhere.size())}}));
         } else if (!split.elsewhere.empty()) {
             found.push_back(make_finding(
                 codes::kernel_activity_elsewhere,
-                std::string(filter_.stream_only ? "the scope's thread also launched work on other streams or devices, not counted: "
-                                                : "counted work ran on another device than the timed stream's: ") +
+                std::string(by_marks() ? "work launched in the process between the scope's start and stop (by this or "
+                                         "another thread) ran on other streams or devices, not counted: "
+                                       : "counted work ran on another device than the timed stream's: ") +
                     cupti::describe_activities(split.elsewhere),
                 {{"activities", static_cast<double>(split.elsewhere.size())}}));
         }
@@ -201,6 +322,8 @@ private:
     bool logging_ = false;
     std::optional<cupti::ActivityStore::Window> window_;
     std::uint64_t start_ns_ = 0;
+    std::uint64_t stop_ns_ = 0;        // stream mode: CUPTI time just before the stop mark was launched
+    std::uint32_t token_ = 0;          // stream mode: the token of the scope's two marks
     std::uint64_t dropped_at_start_ = 0;
     EventLease stop_event_;
     std::mutex mutex_;
@@ -246,6 +369,14 @@ KernelPolicy::KernelPolicy(cudaStream_t stream, Options options)
         return;
     }
     stream_id_ = session->stream_id(stream_);
+    if (options_.count == Count::stream) detail::TimedStreams::instance().add(device_, stream_id_);
+    if (options_.count == Count::thread) {
+        if (auto e = cupti::enable_launch_callbacks()) {
+            if (options_.if_unavailable == IfUnavailable::throw_error)
+                throw TimerError("gpuchrono: KernelPolicy (thread mode) needs CUPTI's launch callbacks: " + *e);
+            unavailable_ = *e;
+        }
+    }
 }
 
 KernelPolicy::~KernelPolicy() = default;
@@ -287,7 +418,7 @@ void KernelPolicy::start() {
         return m;
     }
     if (!scope_) throw TimerError("gpuchrono: KernelPolicy::stop() without start()");
-    scope_->stop_logging();
+    scope_->end();
     std::string why;
     cupti::CuptiSession& session = *session_or(why);
     std::shared_ptr<detail::KernelScope> scope = std::move(scope_);

@@ -10,19 +10,29 @@
 //     m.span();         // first start to last end (gaps included)
 //     m.activities();   // each kernel/copy/set: name, device, stream, grid, block, start/end ns, correlation id
 //
-// Attribution: CUPTI calls the library back on the launching thread at the entry of every runtime or driver
-// call that launches work (kernel and graph launches, copies, sets); the call's correlation id goes to every
-// KernelPolicy scope running on that thread, and the activity records carrying that id are the scope's. The
-// kernels of a CUDA graph carry the id of the cudaGraphLaunch that ran them. Options::count chooses which of
-// them count: those that ran on the scope's stream (default; the rest are reported as kernel-activity-elsewhere),
-// or every launch of the thread, on any stream.
+// Attribution, stream mode (Count::stream, the default): start() and stop() each launch the library's empty
+// marker kernel on the timed stream (block shape = the scope's token; about 2 us of the GPU's time each, outside
+// the busy time). The stream runs its work in order, so the CUPTI records on that stream that start after the
+// start mark and end before the stop mark are the scope's: the work enqueued on the timed stream between start
+// and stop, by any thread. A CUDA graph's kernels run on streams of the graph's own and carry the id of the
+// cudaGraphLaunch: they count when the launch came between the marks (stream_mode/stream_bounds.hpp). Work
+// launched meanwhile on streams no KernelPolicy scope times is reported as kernel-activity-elsewhere. No launch
+// callback is needed: a launch inside the scope costs what CUPTI's kernel records alone cost (bench/kernel_policy
+// [9]: 0.99-1.00x on the H100).
+// Attribution, thread mode (Count::thread): CUPTI calls the library back on the launching thread at the entry of
+// every runtime or driver call that launches work; the call's correlation id goes to every thread-mode scope
+// running on that thread, and the records carrying that id are the scope's, on any stream (a graph's kernels
+// carry the id of its cudaGraphLaunch). The first thread-mode KernelPolicy constructed turns those callbacks on
+// for the rest of the process: every launch call of the process then costs 0.1-0.15x more (bench/kernel_policy
+// [2]: 1.54x of a launch without CUPTI against 1.38-1.39x for records alone, H100).
 // Waiting: by default stop() waits for the work (the stream, or in thread mode the device) and flushes CUPTI's
 // buffers (0.05..2.4 ms on an H100): the Measurement is complete. With Options{.wait_at_stop = false} stop()
 // returns a pending Measurement; the first one read waits for the work of every pending KernelPolicy scope and
-// flushes once for all of them. CUPTI keeps about 80 B of host heap for good per buffer a flush hands back (one
-// per launching thread; docs/errors.md): time millions of scopes lazily, in batches, rather than one flush each.
+// flushes once for all of them. CUPTI keeps about 80 B of host heap for good per buffer a flush hands back
+// (docs/errors.md): time millions of scopes lazily, in batches, rather than one flush each.
 // Findings (finding_catalog.hpp): kernel-no-activity, kernel-activity-elsewhere, kernel-records-dropped,
-// kernel-records-late (a launch call's record had not arrived 200 ms after its work finished),
+// kernel-records-late (a launch call's record, or in stream mode a mark's, had not arrived 200 ms after its work
+// finished, and CUPTI's drop count did not explain it),
 // concurrent-work-overlapped (work of other streams that ran on the device beside the scope's kernels:
 // PITFALLS.md #9), cupti-unavailable.
 // CUPTI (libcupti.so.13, or .12 in a CUDA 12 build) is loaded at run time by the first KernelPolicy constructed (see available()); a program
@@ -54,8 +64,8 @@ public:
     static constexpr std::string_view name = "kernel";
 
     enum class Count {
-        stream,  // the thread's launches that ran on the timed stream
-        thread,  // every launch of the thread, on any stream or device
+        stream,  // the work enqueued on the timed stream between start and stop (marks; no launch callbacks)
+        thread,  // every launch of the thread, on any stream or device (turns CUPTI's launch callbacks on)
     };
     enum class IfUnavailable {
         throw_error,       // construction throws TimerError naming what was searched and why it failed
