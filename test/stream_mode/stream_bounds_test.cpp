@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-import gpuchrono;
+#include <gpuchrono/api.hpp>
 
 using gpuchrono::ActivityKind;
 using gpuchrono::KernelActivity;
