@@ -30,12 +30,14 @@ std::string pad(std::string s, std::size_t width) {
 std::string render_job_text(const MergedJob& job) {
     std::string out = "job " + (job.job_id.empty() ? std::string("(no id)") : job.job_id) + ": " + std::to_string(job.world_size) +
                       " ranks\n" + job.alignment_note + "\nalignment error bound: " + us(job.alignment_error_ns) + "\n\n";
-    out += "rank  host                 pid      offset         drift    error     scopes  activities  comm/compute overlap\n";
+    // Offsets relative to the first rank's: against the system clock the absolute one is the time since 1970.
+    const double base = job.ranks.empty() ? 0.0 : job.ranks.front().offset_ns;
+    out += "rank  host                 pid      offset vs first  drift        error     scopes  activities  comm/compute overlap\n";
     for (const MergedRank& r : job.ranks) {
         char line[256];
         const double f = r.overlap.fraction();
-        std::snprintf(line, sizeof line, "%4d  %-20s %-8ld %-14s %+8.3f ppm %-9s %6llu  %10llu  %s\n", r.identity.rank, r.identity.host.c_str(),
-                      r.identity.pid, ms(r.offset_ns).c_str(), r.drift_ppm, us(r.error_ns).c_str(),
+        std::snprintf(line, sizeof line, "%4d  %-20s %-8ld %-16s %+8.3f ppm %-9s %6llu  %10llu  %s\n", r.identity.rank, r.identity.host.c_str(),
+                      r.identity.pid, ms(r.offset_ns - base).c_str(), r.drift_ppm, us(r.error_ns).c_str(),
                       static_cast<unsigned long long>(r.scopes), static_cast<unsigned long long>(r.activities),
                       f == f ? (std::to_string(static_cast<int>(f * 100 + 0.5)) + "%").c_str() : "-");
         out += line;
