@@ -254,6 +254,7 @@ BOOST_AUTO_TEST_CASE(a_late_rank_is_named_with_its_delay_despite_skewed_clocks) 
     j.late_steps = {3, 7};
     j.delay_ns = 20'000'000;
     j.activities_per_rank = 50;
+    j.kernel_per_step = true;
     const auto dir = scratch("late");
     const auto files = write_job(dir, j, skewed_clocks());
     const gd::MergedJob job = gd::merge_rank_reports({files[3], files[1], files[0], files[2]}, {dir / "trace.json"});
@@ -276,6 +277,8 @@ BOOST_AUTO_TEST_CASE(a_late_rank_is_named_with_its_delay_despite_skewed_clocks) 
         BOOST_TEST(std::abs(st.steps[static_cast<std::size_t>(k)].last_lateness_ns - 20'000'000) <= 10);
         BOOST_TEST(std::abs(st.steps[static_cast<std::size_t>(k)].last_excess_ns - 20'000'000) <= 10);
         BOOST_TEST(std::abs(st.steps[static_cast<std::size_t>(k)].waited_ns - 3 * 20'000'000) <= 30);
+        // the step kernel's GPU time inside the pass: the late rank's is 20 ms longer (drift rescales it by < 1 ns/ms)
+        BOOST_TEST(std::abs(st.steps[static_cast<std::size_t>(k)].last_gpu_excess_ns - 20'000'000) <= 10);
     }
     BOOST_TEST(st.times_last[2] == 2);
     BOOST_TEST(st.times_last[0] + st.times_last[1] + st.times_last[3] == 0);  // the other steps are ties
@@ -304,7 +307,7 @@ BOOST_AUTO_TEST_CASE(a_late_rank_is_named_with_its_delay_despite_skewed_clocks) 
     }
     BOOST_TEST(processes == 4);
     BOOST_TEST(stream_tracks == 8);  // 4 ranks x 2 streams
-    BOOST_TEST(kernels == 200);
+    BOOST_TEST(kernels == 240);  // 50 + 10 step kernels per rank
     BOOST_REQUIRE(step3_ts.size() == 4u);
     for (const auto& [pid, ts] : step3_ts) BOOST_TEST(std::abs(ts - step3_ts[0]) <= 0.01, "rank " << pid << " step 3 at " << ts << " us");
     BOOST_TEST(!std::filesystem::exists(dir / "trace.json.spill"));

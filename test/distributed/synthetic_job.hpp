@@ -28,6 +28,7 @@ struct JobShape {
     std::int64_t delay_ns = 0;
     std::int64_t offset_error_ns = 0;     // error put into the reference offsets (within their bound)
     std::size_t activities_per_rank = 0;  // kernels with CUPTI times (CUPTI clock = local steady + 5 s)
+    bool kernel_per_step = false;         // also one kernel inside each step, 100 us from either end
     std::string job_id = "synthetic-1";
 };
 
@@ -81,6 +82,16 @@ inline gpuchrono::report::Report rank_report(const JobShape& j, int r, const Ran
         a.correlation_id = static_cast<std::uint32_t>(i);
         e.activities.push_back(std::move(a));
     }
+    if (j.kernel_per_step)
+        for (int k = 0; k < j.steps; ++k) {
+            gpuchrono::KernelActivity a;
+            a.name = "void step_kernel()";
+            a.device = 0;
+            a.stream = 7;
+            a.start_ns = static_cast<std::uint64_t>(local_time(c, j.t0, true_start(j, r, k) + 100'000) + cupti_shift);
+            a.end_ns = static_cast<std::uint64_t>(local_time(c, j.t0, true_end(j, r, k) - 100'000) + cupti_shift);
+            e.activities.push_back(std::move(a));
+        }
     report.experiments.push_back(std::move(e));
     report.distributed = std::move(s);
     return report;

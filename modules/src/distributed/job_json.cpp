@@ -69,7 +69,9 @@ std::string job_to_json(const MergedJob& job) {
                                     {"last_lateness_ns", st.last_lateness_ns},
                                     {"last_excess_ns", st.last_excess_ns},
                                     {"lateness_ns", array(st.lateness_ns)},
-                                    {"excess_ns", array(st.excess_ns)}}));
+                                    {"excess_ns", array(st.excess_ns)},
+                                    {"last_gpu_excess_ns", st.gpu_excess_ns.empty() ? Json(nullptr) : Json(st.last_gpu_excess_ns)},
+                                    {"gpu_excess_ns", array(st.gpu_excess_ns)}}));
         stragglers.push_back(object({{"name", s.name},
                                      {"ranks", array(s.ranks)},
                                      {"times_last", array(s.times_last)},

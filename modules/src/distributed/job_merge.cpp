@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -32,6 +33,7 @@ struct RankState {
     RankSection section;  // scopes included (a few per step)
     MergedRank merged;
     std::vector<CollectiveKernel> nccl;  // on the rank's steady clock until the end, then the job clock
+    std::vector<std::int64_t> scope_gpu_ns;  // by scope: GPU activity time inside it
     std::optional<LinearClockMap> cupti_to_steady;
     std::int64_t earliest_steady = std::numeric_limits<std::int64_t>::max();
 };
@@ -172,9 +174,30 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
             state.merged.activities_unplaced = all.size();
         } else {
             const LinearClockMap& m = *state.cupti_to_steady;
+            // Passes of one name follow each other: per name, the passes sorted by start find an activity's
+            // pass by binary search.
+            state.scope_gpu_ns.assign(state.section.scopes.size(), 0);
+            std::map<std::string, std::vector<std::size_t>> passes;
+            for (std::size_t i = 0; i < state.section.scopes.size(); ++i) passes[state.section.scopes[i].name].push_back(i);
+            for (auto& [name, v] : passes)
+                std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return state.section.scopes[a].start_ns < state.section.scopes[b].start_ns; });
             for (const KernelActivity& a : all) {
                 const std::int64_t start = m(static_cast<std::int64_t>(a.start_ns));
                 const std::int64_t end = m(static_cast<std::int64_t>(a.end_ns));
+                for (const auto& [name, v] : passes) {
+                    auto it = std::upper_bound(v.begin(), v.end(), start,
+                                               [&](std::int64_t t, std::size_t i) { return t < state.section.scopes[i].start_ns; });
+                    // the pass starting last at or before the activity, and the next one (an activity may start a
+                    // little before the pass that launched it is recorded as started: clip both)
+                    for (int step = 0; step < 2; ++step) {
+                        if (step == 0 && it == v.begin()) continue;
+                        const auto at = step == 0 ? std::prev(it) : it;
+                        if (at == v.end()) continue;
+                        const ScopeEvent& e = state.section.scopes[*at];
+                        const std::int64_t overlap = std::min(end, e.end_ns) - std::max(start, e.start_ns);
+                        if (overlap > 0) state.scope_gpu_ns[*at] += overlap;
+                    }
+                }
                 state.earliest_steady = std::min(state.earliest_steady, start);
                 if (const std::string c = nccl_collective_of(a.name); !c.empty() && a.kind == ActivityKind::kernel)
                     state.nccl.push_back({c, start, end});
@@ -224,6 +247,8 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
             e.start_ns = maps.steady_to_job(e.start_ns);
             e.end_ns = maps.steady_to_job(e.end_ns);
         }
+        // GPU time was summed on the rank's steady clock: a duration on the job clock is rate times as long.
+        for (std::int64_t& g : s.scope_gpu_ns) g = static_cast<std::int64_t>(std::llround(static_cast<double>(g) * maps.steady_to_job.rate));
         for (CollectiveKernel& k : s.nccl) {
             k.start_ns = maps.steady_to_job(k.start_ns);
             k.end_ns = maps.steady_to_job(k.end_ns);
@@ -253,16 +278,19 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
         for (const ScopeEvent& e : s.section.scopes) {
             auto& v = by_name[e.name];
             if (v.empty())
-                for (const RankState& t : ranks) v.push_back(RankScopes{t.merged.identity.rank, {}, {}});
+                for (const RankState& t : ranks) v.push_back(RankScopes{t.merged.identity.rank, {}, {}, {}});
         }
     for (std::size_t i = 0; i < ranks.size(); ++i) {
-        std::map<std::string, std::vector<const ScopeEvent*>> mine;
-        for (const ScopeEvent& e : ranks[i].section.scopes) mine[e.name].push_back(&e);
+        const RankState& s = ranks[i];
+        std::map<std::string, std::vector<std::size_t>> mine;
+        for (std::size_t e = 0; e < s.section.scopes.size(); ++e) mine[s.section.scopes[e].name].push_back(e);
         for (auto& [name, events] : mine) {
-            std::sort(events.begin(), events.end(), [](const auto* a, const auto* b) { return a->start_ns < b->start_ns; });
-            for (const ScopeEvent* e : events) {
-                by_name[name][i].start_ns.push_back(e->start_ns);
-                by_name[name][i].end_ns.push_back(e->end_ns);
+            std::sort(events.begin(), events.end(), [&](std::size_t a, std::size_t b) { return s.section.scopes[a].start_ns < s.section.scopes[b].start_ns; });
+            RankScopes& out = by_name[name][i];
+            for (const std::size_t e : events) {
+                out.start_ns.push_back(s.section.scopes[e].start_ns);
+                out.end_ns.push_back(s.section.scopes[e].end_ns);
+                if (!s.scope_gpu_ns.empty()) out.gpu_ns.push_back(s.scope_gpu_ns[e]);
             }
         }
     }

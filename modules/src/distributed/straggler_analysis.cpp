@@ -110,6 +110,16 @@ ScopeStragglers analyse_stragglers(std::string name, const std::vector<RankScope
                 if (j != i) others.push_back(used[j]->end_ns[k] - used[j]->start_ns[k]);
             s.excess_ns.push_back(used[i]->end_ns[k] - used[i]->start_ns[k] - median(others));
         }
+        const bool gpu_known = std::all_of(used.begin(), used.end(), [&](const RankScopes* r) { return r->gpu_ns.size() > k; });
+        if (gpu_known) {
+            for (std::size_t i = 0; i < n; ++i) {
+                std::vector<std::int64_t> others;
+                for (std::size_t j = 0; j < n; ++j)
+                    if (j != i) others.push_back(used[j]->gpu_ns[k]);
+                s.gpu_excess_ns.push_back(used[i]->gpu_ns[k] - median(others));
+            }
+            s.last_gpu_excess_ns = s.gpu_excess_ns[last];
+        }
         s.last_lateness_ns = n > 1 ? last_end - median(other_ends) : 0;
         s.last_excess_ns = n > 1 ? (last_end - used[last]->start_ns[k]) - median(other_durations) : 0;
         if (n > 1 && s.spread_ns > tie_ns) ++out.times_last[last];

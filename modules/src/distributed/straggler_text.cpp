@@ -56,12 +56,14 @@ std::string render_job_text(const MergedJob& job) {
         std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
             return s.steps[a].waited_ns != s.steps[b].waited_ns ? s.steps[a].waited_ns > s.steps[b].waited_ns : a < b;
         });
-        out += "  step  last rank  late vs median  own excess     spread      others waited\n";
+        const bool gpu = !s.steps.front().gpu_excess_ns.empty();
+        out += std::string("  step  last rank  late vs median  own excess     spread      others waited") + (gpu ? "  GPU excess" : "") + "\n";
         for (std::size_t j = 0; j < std::min<std::size_t>(order.size(), 10); ++j) {
             const StepLateness& st = s.steps[order[j]];
             out += "  " + pad(std::to_string(order[j]), 4) + "  " + pad(std::to_string(st.last_rank), 9) + "  " +
                    pad(ms(static_cast<double>(st.last_lateness_ns)), 14) + "  " + pad(ms(static_cast<double>(st.last_excess_ns)), 10) + "  " +
-                   pad(ms(static_cast<double>(st.spread_ns)), 10) + "  " + pad(ms(static_cast<double>(st.waited_ns)), 14) + "\n";
+                   pad(ms(static_cast<double>(st.spread_ns)), 10) + "  " + pad(ms(static_cast<double>(st.waited_ns)), 14) +
+                   (gpu && !st.gpu_excess_ns.empty() ? "  " + pad(ms(static_cast<double>(st.last_gpu_excess_ns)), 10) : std::string()) + "\n";
         }
         if (order.size() > 10) out += "  (" + std::to_string(order.size() - 10) + " more steps in job.json)\n";
     }

@@ -22,6 +22,7 @@ struct RankScopes {
     int rank = 0;
     std::vector<std::int64_t> start_ns;
     std::vector<std::int64_t> end_ns;
+    std::vector<std::int64_t> gpu_ns;  // GPU activity time inside each pass (clipped to it); empty: not known
 };
 
 struct StepLateness {
@@ -32,6 +33,11 @@ struct StepLateness {
     std::int64_t last_excess_ns = 0;       // the last rank's duration - the median duration of the others
     std::vector<std::int64_t> lateness_ns;  // by rank index (position in ranks): end - first end
     std::vector<std::int64_t> excess_ns;    // by rank index: duration - median duration of the others
+    // GPU time inside the pass minus the median of the others' (when every rank has it; else empty / 0). On a GPU
+    // that ranks share, a late rank's kernel also holds the others' kernels back, which shrinks its lateness at
+    // the step's end; its own GPU time does not shrink.
+    std::int64_t last_gpu_excess_ns = 0;
+    std::vector<std::int64_t> gpu_excess_ns;
 };
 
 struct ScopeStragglers {
