@@ -366,6 +366,30 @@ BOOST_AUTO_TEST_CASE(inputs_that_do_not_make_one_job_are_refused) {
     std::filesystem::remove_all(dir);
 }
 
+BOOST_AUTO_TEST_CASE(a_collective_scope_with_bytes_gets_nccl_tests_bandwidths) {
+    // 2 ranks, 5 passes of "allreduce" moving 1 GB in 10 ms each: algbw 100 GB/s, busbw 100 x 2(2-1)/2 = 100 GB/s.
+    const auto dir = scratch("bandwidth");
+    std::vector<std::filesystem::path> files;
+    for (int r = 0; r < 2; ++r) {
+        gr::Report rep;
+        gd::RankSection s;
+        s.identity = {"h", 10 + r, r, r, 2, "bw", "manual"};
+        s.anchors = {{1'000, 5'000, 0, std::nullopt}, {1'000'000'000, 1'000'004'000, 0, std::nullopt}};
+        for (int k = 0; k < 5; ++k) s.scopes.push_back({"allreduce", 10'000'000 + k * 20'000'000, 20'000'000 + k * 20'000'000, 0, 1'000'000'000});
+        rep.distributed = s;
+        files.push_back(dir / ("r" + std::to_string(r) + ".json"));
+        gr::save_report(rep, files.back());
+    }
+    const gd::MergedJob job = gd::merge_rank_reports(files);
+    bool found = false;
+    for (const std::string& n : job.notes) {
+        BOOST_TEST_MESSAGE(n);
+        found |= n.find("allreduce: 1000000000 B, median pass 10000.000 us: algbw 100.000 GB/s, busbw 100.000 GB/s") != std::string::npos;
+    }
+    BOOST_TEST(found);
+    std::filesystem::remove_all(dir);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(distributed_analysis)

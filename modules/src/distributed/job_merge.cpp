@@ -168,6 +168,15 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
             e.activities.clear();
         }
         state.merged.activities = all.size();
+        {
+            std::set<int> unnamed;
+            for (const KernelActivity& a : all)
+                if (std::none_of(state.section.devices.begin(), state.section.devices.end(), [&](const DeviceIdentity& d) { return d.index == a.device; }))
+                    unnamed.insert(a.device);
+            for (const int d : unnamed)
+                job.notes.push_back("rank " + std::to_string(id.rank) + ": activities ran on device " + std::to_string(d) +
+                                    ", which its report does not identify (ScopeLog::add_device): its UUID is not known");
+        }
         state.merged.overlap = compute_communication_overlap(all);
         state.merged.busy = busy_per_device(all);
         if (!state.cupti_to_steady) {

@@ -25,13 +25,14 @@ ScopeLog::Scope::~Scope() {
     log_.record(std::move(event_));
 }
 
+void ScopeLog::add_device(int index) {
+    const std::lock_guard lock(mutex_);
+    const bool known = std::any_of(section_.devices.begin(), section_.devices.end(), [&](const DeviceIdentity& d) { return d.index == index; });
+    if (!known) section_.devices.push_back(describe_device_identity(index));
+}
+
 ScopeLog::Scope ScopeLog::scope(std::string name, int device, std::uint64_t bytes) {
-    if (device >= 0) {
-        const std::lock_guard lock(mutex_);
-        const bool known = std::any_of(section_.devices.begin(), section_.devices.end(),
-                                       [&](const DeviceIdentity& d) { return d.index == device; });
-        if (!known) section_.devices.push_back(describe_device_identity(device));
-    }
+    if (device >= 0) add_device(device);
     return Scope(*this, std::move(name), device, bytes);
 }
 

@@ -68,6 +68,10 @@ public:
     // its identity is added to the section the first time.
     [[nodiscard]] Scope scope(std::string name, int device = -1, std::uint64_t bytes = 0);
 
+    // Adds device `index`'s identity (UUID, PCI bus id) to the section unless it is there: scope(name, device)
+    // does it for the scopes' devices; call it for any other device the rank's measurements ran on.
+    void add_device(int index);
+
     // Adds an estimate of the offset to the reference rank (e.g. from estimate_offset_to_reference()).
     void add_reference_offset(const ReferenceOffset& offset);
 
