@@ -289,9 +289,11 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
             if (v.empty())
                 for (const RankState& t : ranks) v.push_back(RankScopes{t.merged.identity.rank, {}, {}, {}});
         }
+    // passes[i][name]: rank i's passes of that name in start order (indices into its scopes)
+    std::vector<std::map<std::string, std::vector<std::size_t>>> passes(ranks.size());
     for (std::size_t i = 0; i < ranks.size(); ++i) {
         const RankState& s = ranks[i];
-        std::map<std::string, std::vector<std::size_t>> mine;
+        std::map<std::string, std::vector<std::size_t>>& mine = passes[i];
         for (std::size_t e = 0; e < s.section.scopes.size(); ++e) mine[s.section.scopes[e].name].push_back(e);
         for (auto& [name, events] : mine) {
             std::sort(events.begin(), events.end(), [&](std::size_t a, std::size_t b) { return s.section.scopes[a].start_ns < s.section.scopes[b].start_ns; });
@@ -350,33 +352,31 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
         trace.event(metadata("process_sort_index", id.rank, 0, "sort_index", std::to_string(id.rank)));
         trace.event(metadata("thread_name", id.rank, 0, "name", json_string("scopes (host)")));
     }
-    for (const ScopeStragglers& st : job.stragglers) {
-        for (std::size_t k = 0; k < st.steps.size(); ++k) {
-            const StepLateness& step = st.steps[k];
-            for (std::size_t i = 0; i < st.ranks.size(); ++i) {
-                const RankState& s = ranks[static_cast<std::size_t>(std::find(rank_ids.begin(), rank_ids.end(), st.ranks[i]) - rank_ids.begin())];
-                // The k-th pass of this name on that rank.
-                std::size_t seen = 0;
-                for (const ScopeEvent& e : s.section.scopes) {
-                    if (e.name != st.name || seen++ != k) continue;
-                    const std::string args = "\"step\":" + std::to_string(k) + ",\"lateness_us\":" + micros(step.lateness_ns[i]) +
-                                             ",\"excess_us\":" + micros(step.excess_ns[i]) +
-                                             (step.last_rank == st.ranks[i] ? ",\"last\":true" : "");
-                    trace.event(complete(st.ranks[i], 0, e.start_ns - origin, e.end_ns - e.start_ns, e.name, "scope", args));
-                    break;
+    // Every scope pass is drawn; those of compared steps carry their step, lateness and excess.
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const RankState& s = ranks[i];
+        const int rank = s.merged.identity.rank;
+        for (const auto& [name, events] : passes[i]) {
+            const auto st = std::find_if(job.stragglers.begin(), job.stragglers.end(), [&](const ScopeStragglers& x) { return x.name == name; });
+            bool compared = false;
+            std::size_t column = 0;
+            if (st != job.stragglers.end())
+                if (const auto at = std::find(st->ranks.begin(), st->ranks.end(), rank); at != st->ranks.end()) {
+                    compared = true;
+                    column = static_cast<std::size_t>(at - st->ranks.begin());
                 }
+            for (std::size_t k = 0; k < events.size(); ++k) {
+                const ScopeEvent& e = s.section.scopes[events[k]];
+                std::string args;
+                if (compared && k < st->steps.size()) {
+                    const StepLateness& step = st->steps[k];
+                    args = "\"step\":" + std::to_string(k) + ",\"lateness_us\":" + micros(step.lateness_ns[column]) +
+                           ",\"excess_us\":" + micros(step.excess_ns[column]) +
+                           (step.gpu_excess_ns.empty() ? "" : ",\"gpu_excess_us\":" + micros(step.gpu_excess_ns[column])) +
+                           (step.last_rank == rank ? ",\"last\":true" : "");
+                }
+                trace.event(complete(rank, 0, e.start_ns - origin, e.end_ns - e.start_ns, e.name, "scope", args));
             }
-        }
-    }
-    // Scopes beyond the compared steps, and names some ranks lack, are drawn too: nothing is dropped.
-    for (const RankState& s : ranks) {
-        std::map<std::string, std::size_t> count;
-        for (const ScopeEvent& e : s.section.scopes) {
-            const std::size_t k = count[e.name]++;
-            const auto st = std::find_if(job.stragglers.begin(), job.stragglers.end(), [&](const ScopeStragglers& x) { return x.name == e.name; });
-            const bool drawn = st != job.stragglers.end() && k < st->steps.size() &&
-                               std::find(st->ranks.begin(), st->ranks.end(), s.merged.identity.rank) != st->ranks.end();
-            if (!drawn) trace.event(complete(s.merged.identity.rank, 0, e.start_ns - origin, e.end_ns - e.start_ns, e.name, "scope", ""));
         }
     }
     if (spill) {
