@@ -45,7 +45,17 @@ int main(int argc, char** argv) {
         if (log.identity().rank != rank || log.identity().world_size != size)
             throw std::runtime_error("identity from the environment (" + gpuchrono::distributed::describe(log.identity()) +
                                      ") disagrees with MPI's rank " + std::to_string(rank) + "/" + std::to_string(size));
-        log.add_reference_offset(gpuchrono::distributed::estimate_offset_to_reference(MPI_COMM_WORLD));
+        // All ranks run on this one host and share its steady clock: the true offset is 0, so each estimate must
+        // hold 0 within its stated bound (half the round trip). That checks the bound, whatever the machine's speed.
+        auto estimate = [&] {
+            const auto o = gpuchrono::distributed::estimate_offset_to_reference(MPI_COMM_WORLD);
+            std::printf("rank %d: offset to rank 0 %lld ns +- %lld ns\n", rank, static_cast<long long>(o.offset_ns), static_cast<long long>(o.error_ns));
+            if (o.offset_ns > o.error_ns + 1 || o.offset_ns < -o.error_ns - 1)
+                throw std::runtime_error("the ping-pong estimate " + std::to_string(o.offset_ns) + " ns misses the shared clock's true offset 0 by more than its bound " +
+                                         std::to_string(o.error_ns) + " ns");
+            log.add_reference_offset(o);
+        };
+        estimate();
         gpuchrono::Series series("step");
         for (int k = 0; k < steps; ++k) {
             MPI_Barrier(MPI_COMM_WORLD);
@@ -56,7 +66,7 @@ int main(int argc, char** argv) {
             }
             MPI_Barrier(MPI_COMM_WORLD);  // the collective that makes the others wait
         }
-        log.add_reference_offset(gpuchrono::distributed::estimate_offset_to_reference(MPI_COMM_WORLD));
+        estimate();
         gpuchrono::report::Report report = gpuchrono::report::new_report();
         gpuchrono::report::Experiment e;
         e.id = "mpi-steps";
