@@ -30,8 +30,8 @@ struct RankClockMaps {
     std::string note;                               // how it was fitted, for the merged report
 };
 
-// The job clock a set of ranks can share: reference_steady when every one has reference offsets.
-// Throws std::invalid_argument for a rank with fewer than one anchor (it cannot be placed at all).
+// The maps that put `rank` on `clock` (the merge uses reference_steady when every rank has reference offsets).
+// Throws std::invalid_argument for a rank without anchors, or without reference offsets for reference_steady.
 RankClockMaps clock_maps_for(const RankSection& rank, JobClock clock);
 
 // Fits y = y0 + (x - x0) * rate through (x0, y0) and (x1, y1); the rate is 1 when x1 == x0.

@@ -57,7 +57,8 @@ struct MergeOptions {
 // Reads the rank reports (any order), checks them, aligns and analyses. Throws MergeError.
 MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, const MergeOptions& options = {});
 
-// The merged job as JSON ("schema": "gpuchrono-job", docs/report-json.md) and back.
+// The merged job as JSON ("schema": "gpuchrono-job", docs/report-json.md); written, not read back (it is an
+// output for people and scripts: re-merge the rank reports to change it).
 std::string job_to_json(const MergedJob& job);
 void save_job(const MergedJob& job, const std::filesystem::path& file);
 

@@ -4,7 +4,7 @@
 //   OpenMPI   OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK, OMPI_COMM_WORLD_SIZE   (job: OMPI_MCA_orte_jobid
 //             or PMIX_NAMESPACE)
 //   Slurm     SLURM_PROCID, SLURM_LOCALID, SLURM_NTASKS                                  (job: SLURM_JOB_ID[.STEP])
-//   MPICH/PMI PMI_RANK, MPI_LOCALRANKID, PMI_SIZE                                         (job: PMI_KVSNAME? none)
+//   MPICH/PMI PMI_RANK, MPI_LOCALRANKID, PMI_SIZE                                         (job: PMI_KVSNAME)
 //   torchrun  RANK, LOCAL_RANK, WORLD_SIZE                                                (job: TORCHELASTIC_RUN_ID)
 // GPUCHRONO_JOB_ID, when set, names the job whatever the launcher. Values that are not integers, negative
 // ranks, or a rank not below the world size are refused with IdentityError naming the variable: a report
