@@ -1,7 +1,11 @@
-// Four (or N) MPI ranks on CPUs: each times 10 passes of a "step" scope (HostClockPolicy) that sleeps 2 ms;
-// rank `late_rank` sleeps 20 ms more on steps 3 and 7. Every rank estimates its clock offset to rank 0 by
-// ping-pong at the start and the end, writes DIR/rank-R.json, and rank 0 then merges them and checks that the
-// merge names the late rank on those steps with the injected delay within 1 ms.
+// Four (or N) MPI ranks on CPUs: each times 10 passes of a "step" scope (HostClockPolicy); rank `late_rank`
+// sleeps 20 ms inside it on steps 3 and 7 and measures how long that sleep really took (on a loaded 2-core CI
+// machine a 20 ms sleep can overshoot by several ms: the injected delay is what was measured, not what was
+// asked). The other ranks do no work inside the scope, so no wake-up jitter enters their times. Every rank
+// estimates its clock offset to rank 0 by ping-pong at the start and the end, writes DIR/rank-R.json, and
+// rank 0 then merges them and checks that the merge names the late rank on those steps with the injected
+// delay within 1 ms. Waiting ranks sleep between polls of a non-blocking barrier instead of spinning in
+// MPI_Barrier, so four ranks on two cores leave the late one its CPU.
 //
 //     mpirun -np 4 distributed_mpi_run DIR
 #include <mpi.h>
@@ -27,8 +31,17 @@ namespace {
 constexpr int late_rank = 2;
 constexpr int steps = 10;
 constexpr bool is_late_step(int k) { return k == 3 || k == 7; }
-constexpr auto work = std::chrono::milliseconds(2);
 constexpr auto delay = std::chrono::milliseconds(20);
+
+void sleeping_barrier() {
+    MPI_Request request;
+    MPI_Ibarrier(MPI_COMM_WORLD, &request);
+    for (int done = 0;;) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,15 +70,23 @@ int main(int argc, char** argv) {
         };
         estimate();
         gpuchrono::Series series("step");
+        std::vector<double> injected_ns(steps, 0.0);
         for (int k = 0; k < steps; ++k) {
-            MPI_Barrier(MPI_COMM_WORLD);
+            sleeping_barrier();
             {
                 auto scope = log.scope("step");
                 gpuchrono::ScopedTimer<gpuchrono::HostClockPolicy> timer(series);
-                std::this_thread::sleep_for(work + (rank == late_rank && is_late_step(k) ? delay : std::chrono::milliseconds(0)));
+                if (rank == late_rank && is_late_step(k)) {
+                    const auto before = std::chrono::steady_clock::now();
+                    std::this_thread::sleep_for(delay);
+                    injected_ns[static_cast<std::size_t>(k)] = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - before).count();
+                }
             }
-            MPI_Barrier(MPI_COMM_WORLD);  // the collective that makes the others wait
+            sleeping_barrier();  // the collective that makes the others wait
         }
+        // Rank 0 checks against what the late rank measured.
+        if (rank == late_rank) MPI_Send(injected_ns.data(), steps, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+        if (rank == 0) MPI_Recv(injected_ns.data(), steps, MPI_DOUBLE, late_rank, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         estimate();
         gpuchrono::report::Report report = gpuchrono::report::new_report();
         gpuchrono::report::Experiment e;
@@ -83,9 +104,14 @@ int main(int argc, char** argv) {
             const auto job = gpuchrono::distributed::merge_rank_reports(files, {dir / "trace-inline.json"});
             std::fputs(gpuchrono::distributed::render_job_text(job).c_str(), stdout);
             const auto& st = job.stragglers.at(0);
-            const double expected = std::chrono::duration<double, std::nano>(delay).count();
+            const double asked = std::chrono::duration<double, std::nano>(delay).count();
             for (int k = 0; k < steps; ++k) {
                 if (!is_late_step(k)) continue;
+                const double expected = injected_ns[static_cast<std::size_t>(k)];
+                if (expected < asked) {
+                    std::printf("FAIL: step %d: the late rank's sleep lasted %.3f ms, less than the %.3f ms asked\n", k, expected / 1e6, asked / 1e6);
+                    status = 1;
+                }
                 const auto& s = st.steps.at(static_cast<std::size_t>(k));
                 const double excess = static_cast<double>(s.last_excess_ns);
                 std::printf("step %d: last rank %d, own excess %.3f ms, late vs median %.3f ms (injected %.3f ms)\n", k, s.last_rank,
