@@ -6,7 +6,7 @@
 // else. Detectors, renderers' helpers, the probe's record layout, NVML and driver plumbing and the pools are
 // internal: code that needs them (the tests, the examples) includes their headers in front of the import.
 // docs/api.md lists every name below, in these groups; the cpu test `api.exports_documented` fails when a name is
-// missing there or when the list grows beyond 90 names.
+// missing there or when the list grows beyond 95 names.
 module;
 
 #include <gpuchrono/host.hpp>  // the one list of headers whose names this module re-exports
@@ -145,3 +145,12 @@ using gpuchrono::ActivityKind;
 using gpuchrono::KernelActivity;
 using gpuchrono::KernelPolicy;
 }  // namespace gpuchrono
+
+// Distributed jobs (issue 24): record a rank's named scopes and clock anchors; merge the ranks' reports
+export namespace gpuchrono::distributed {
+using gpuchrono::distributed::IdentityError;
+using gpuchrono::distributed::merge_rank_reports;
+using gpuchrono::distributed::MergeError;
+using gpuchrono::distributed::RankSection;
+using gpuchrono::distributed::ScopeLog;
+}  // namespace gpuchrono::distributed

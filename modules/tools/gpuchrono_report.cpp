@@ -4,7 +4,20 @@
 //     gpuchrono-report report.json --out pictures/                      # and writes every file into pictures/
 //
 // A run taken on a GPU cluster can so be read and drawn on a laptop: the JSON holds every raw sample.
+//
+//     gpuchrono-report merge rank*.json -o job.json [--trace trace.json] [--svg DIR] [--quiet]
+//
+// merges the reports of a distributed job's ranks (distributed/job_merge.hpp). A subcommand rather than a
+// tool of its own: it reads the same files, and users who have gpuchrono-report have it.
+#include <gpuchrono/distributed/job_merge.hpp>
+#include <gpuchrono/distributed/lateness_svg.hpp>
+#include <gpuchrono/distributed/straggler_text.hpp>
+#include <gpuchrono/report/report.hpp>
+
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <vector>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -16,6 +29,7 @@ namespace {
 
 int usage(std::FILE* to) {
     std::fputs("usage: gpuchrono-report REPORT.json [--out DIR] [--quiet]\n"
+               "       gpuchrono-report merge RANK.json... -o JOB.json   (see gpuchrono-report merge --help)\n"
                "  prints the report as text; with --out also writes report.txt, CSV tables, the per-block timeline\n"
                "  and sweep SVGs, a Chrome trace (open it in https://ui.perfetto.dev) and index.html into DIR.\n"
                "  --quiet: do not print the text report.\n",
@@ -23,9 +37,64 @@ int usage(std::FILE* to) {
     return to == stdout ? 0 : 2;
 }
 
+int merge_usage(std::FILE* to) {
+    std::fputs("usage: gpuchrono-report merge RANK.json... -o JOB.json [--trace TRACE.json] [--svg DIR] [--quiet]\n"
+               "  merges the reports of a job's ranks (each written with a \"distributed\" section): checks that they\n"
+               "  are one job with every rank once, puts them on one clock, names the stragglers of every scope name,\n"
+               "  and writes JOB.json; --trace: a Perfetto/Chrome trace with a process per rank (default: JOB's folder/\n"
+               "  trace.json); --svg: a lateness heat map per scope name into DIR. Prints the summary unless --quiet.\n",
+               to);
+    return to == stdout ? 0 : 2;
+}
+
+int merge(int argc, char** argv) {
+    std::vector<std::filesystem::path> inputs;
+    std::filesystem::path out, trace, svg;
+    bool quiet = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        auto value = [&](const char* what) -> std::filesystem::path {
+            if (++i == argc) {
+                std::fprintf(stderr, "gpuchrono-report merge: %s needs %s\n", std::string(arg).c_str(), what);
+                std::exit(merge_usage(stderr));
+            }
+            return argv[i];
+        };
+        if (arg == "-h" || arg == "--help") return merge_usage(stdout);
+        if (arg == "-o" || arg == "--out") out = value("a file");
+        else if (arg == "--trace") trace = value("a file");
+        else if (arg == "--svg") svg = value("a folder");
+        else if (arg == "--quiet") quiet = true;
+        else if (!arg.empty() && arg[0] == '-') {
+            std::fprintf(stderr, "gpuchrono-report merge: unknown option %s\n", argv[i]);
+            return merge_usage(stderr);
+        } else inputs.emplace_back(arg);
+    }
+    if (inputs.empty() || out.empty()) {
+        std::fputs(inputs.empty() ? "gpuchrono-report merge: give the rank reports\n" : "gpuchrono-report merge: give -o JOB.json\n", stderr);
+        return merge_usage(stderr);
+    }
+    if (trace.empty()) trace = out.parent_path() / "trace.json";
+    const auto job = gpuchrono::distributed::merge_rank_reports(inputs, {trace});
+    gpuchrono::distributed::save_job(job, out);
+    if (!svg.empty()) {
+        std::filesystem::create_directories(svg);
+        for (const auto& s : job.stragglers) {
+            const auto file = svg / ("lateness-" + gpuchrono::report::slug(s.name) + ".svg");
+            std::ofstream f(file);
+            f << gpuchrono::distributed::render_lateness_svg(s);
+            if (!f.flush()) throw std::runtime_error("cannot write " + file.string());
+        }
+    }
+    if (!quiet) std::fputs(gpuchrono::distributed::render_job_text(job).c_str(), stdout);
+    std::printf("\ngpuchrono-report merge: %zu ranks into %s and %s\n", job.ranks.size(), out.string().c_str(), trace.string().c_str());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
+    if (argc > 1 && std::string_view(argv[1]) == "merge") return merge(argc, argv);
     std::filesystem::path input, out;
     bool quiet = false;
     for (int i = 1; i < argc; ++i) {

@@ -2,6 +2,7 @@
 
 #include "json_writer.hpp"
 #include "utf8.hpp"
+#include "../distributed/rank_section_json.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -624,6 +625,7 @@ Report read_report(const Json& document) {
     if (const Json* d = r.find("device"); d && !d->is_null()) report.device = read_device(Reader(*d, "device"));
     report.notes = r.strings("notes");
     r.each("experiments", [&](const Json& v, const std::string& path) { report.experiments.push_back(read_experiment(Reader(v, path))); });
+    if (const Json* d = r.find("distributed"); d && !d->is_null()) report.distributed = distributed::detail::read_rank_section(*d, "distributed");
     return report;
 }
 
@@ -782,7 +784,7 @@ std::string read_file(const std::filesystem::path& file) {
 std::string to_json(const Report& report) {
     Json experiments = Json::array();
     for (const Experiment& e : report.experiments) experiments.push_back(experiment_json(e));
-    return detail::write_json(object({
+    Json document = object({
         {"schema", schema_name},
         {"schema_version", schema_version},
         {"generator", report.generator},
@@ -791,7 +793,9 @@ std::string to_json(const Report& report) {
         {"device", device_json(report.device)},
         {"notes", strings_json(report.notes)},
         {"experiments", std::move(experiments)},
-    }));
+    });
+    if (report.distributed) document["distributed"] = distributed::detail::rank_section_json(*report.distributed);
+    return detail::write_json(document);
 }
 
 Report report_from_json(std::string_view text) { return report_from_text(text); }

@@ -13,6 +13,7 @@
 #include <gpuchrono/checks/finding.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/core/series.hpp>
+#include <gpuchrono/distributed/rank_section.hpp>
 #include <gpuchrono/stats/stats.hpp>
 
 #include <cstddef>
@@ -194,6 +195,8 @@ struct Report {
     DeviceInfo device;
     std::vector<Experiment> experiments;
     std::vector<std::string> notes;  // run-level remarks, e.g. "NVML not available: GPU-state checks off"
+    // Which rank of a distributed job wrote it, with its clock anchors and named scopes (distributed/).
+    std::optional<distributed::RankSection> distributed;
 };
 
 // A Report with generator, created_utc (now) and host filled in.

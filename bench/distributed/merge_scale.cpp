@@ -1,0 +1,114 @@
+// How the merge of a distributed job scales: R synthetic rank reports of A activities each (default 256 x
+// 100,000, issue 24) are written to a scratch folder one at a time, then merged in a child process whose
+// peak resident memory (getrusage) and wall time are printed beside the inputs' and the trace's sizes.
+// The merge holds one rank report at a time, so its peak memory should follow A, not R: run it with two
+// values of R to see that.
+//
+//     bench_merge_scale [--ranks R] [--activities A] [--dir DIR] [--keep]
+//
+// No GPU needed. Figures depend on the machine (disk and CPU); the ratio of two runs' peak memory does not.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gpuchrono/distributed/job_merge.hpp>
+#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/report_json.hpp>
+
+#include "synthetic_job.hpp"
+
+#include <gpuchrono/api.hpp>
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::uintmax_t folder_bytes(const std::filesystem::path& dir) {
+    std::uintmax_t sum = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.is_regular_file() && e.path().extension() == ".json" && e.path().filename().string().rfind("rank", 0) == 0) sum += e.file_size();
+    return sum;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+    int ranks = 256;
+    std::size_t activities = 100'000;
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gpuchrono-merge-scale-" + std::to_string(::getpid()));
+    bool keep = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--ranks" && i + 1 < argc) ranks = std::atoi(argv[++i]);
+        else if (a == "--activities" && i + 1 < argc) activities = static_cast<std::size_t>(std::atoll(argv[++i]));
+        else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+        else if (a == "--keep") keep = true;
+        else {
+            std::fprintf(stderr, "usage: bench_merge_scale [--ranks R] [--activities A] [--dir DIR] [--keep]\n");
+            return 2;
+        }
+    }
+    if (ranks < 1) {
+        std::fprintf(stderr, "bench_merge_scale: --ranks must be >= 1\n");
+        return 2;
+    }
+    std::filesystem::create_directories(dir);
+    synthetic::JobShape shape;
+    shape.world_size = ranks;
+    shape.activities_per_rank = activities;
+    shape.late_rank = ranks > 2 ? 2 : -1;
+    shape.late_steps = {3};
+    shape.delay_ns = 20'000'000;
+    std::vector<std::filesystem::path> files;
+    const auto generating = std::chrono::steady_clock::now();
+    for (int r = 0; r < ranks; ++r) {
+        files.push_back(dir / ("rank" + std::to_string(r) + ".json"));
+        const synthetic::RankClock clock{(r % 7) * 1'000'000 - 3'000'000, ((r % 5) - 2) * 10e-6};
+        gpuchrono::report::save_report(synthetic::rank_report(shape, r, clock), files.back());
+    }
+    const double generate_s = seconds_since(generating);
+    const double input_mb = static_cast<double>(folder_bytes(dir)) / 1e6;
+
+    // The merge runs in a child, so that its peak memory is its own and not the generator's.
+    const auto merging = std::chrono::steady_clock::now();
+    const pid_t child = fork();
+    if (child < 0) throw std::runtime_error("fork failed");
+    if (child == 0) {
+        try {
+            const auto job = gpuchrono::distributed::merge_rank_reports(files, {dir / "trace.json"});
+            gpuchrono::distributed::save_job(job, dir / "job.json");
+            const bool named = shape.late_rank < 0 || job.stragglers.at(0).steps.at(3).last_rank == shape.late_rank;
+            _exit(named ? 0 : 3);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "bench_merge_scale: merge failed: %s\n", e.what());
+            _exit(1);
+        }
+    }
+    int status = 0;
+    rusage usage{};
+    if (wait4(child, &status, 0, &usage) != child) throw std::runtime_error("wait4 failed");
+    const double merge_s = seconds_since(merging);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "bench_merge_scale: the merge did not succeed (status %d)\n", status);
+        return 1;
+    }
+    const double trace_mb = static_cast<double>(std::filesystem::file_size(dir / "trace.json")) / 1e6;
+    std::printf("ranks  activities/rank  inputs MB  generate s  merge s  merge peak RSS MB  trace MB  activities/s\n");
+    std::printf("%5d  %15zu  %9.1f  %10.1f  %7.1f  %17.1f  %8.1f  %12.3g\n", ranks, activities, input_mb, generate_s, merge_s,
+                static_cast<double>(usage.ru_maxrss) / 1024.0, trace_mb, static_cast<double>(ranks) * static_cast<double>(activities) / merge_s);
+    if (!keep) std::filesystem::remove_all(dir);
+    return 0;
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_merge_scale: %s\n", e.what());
+    return 1;
+}
