@@ -18,6 +18,8 @@
 // `import gpuchrono;`, include this header for it (macros do not cross `import`).
 // The per-thread stream is per host thread: a timer started on cudaStreamPerThread must be stopped on the
 // thread that started it (ScopedTimer in one scope does that).
+// With clang as the CUDA compiler, -fgpu-default-stream=per-thread does not define CUDA_API_PER_THREAD_DEFAULT_STREAM
+// (nvcc's --default-stream per-thread does): define it as well, or the runtime's API and this macro stay legacy.
 #pragma once
 
 #include <cuda_runtime_api.h>
