@@ -665,7 +665,8 @@ public:
         Level& top = levels_[depth_ - 1];
         if (!top.keys.insert(name).second) {
             top.key = name;
-            fail(path(), "the member \"" + name + "\" appears twice");
+            std::string message = "the member \"";  // appended: g++ 12 misreads literal + std::string (-Wrestrict)
+            fail(path(), message.append(name).append("\" appears twice"));
         }
         top.key = std::move(name);
         return true;
@@ -717,7 +718,10 @@ private:
         std::string out;
         for (std::size_t d = 0; d < depth_; ++d) {
             const Level& l = levels_[d];
-            out += l.object ? (out.empty() ? "" : ".") + l.key : "[" + std::to_string(l.value->size() - 1) + "]";
+            if (!l.object)
+                out.append("[").append(std::to_string(l.value->size() - 1)).append("]");
+            else
+                out.append(out.empty() ? "" : ".").append(l.key);
         }
         return out;
     }
