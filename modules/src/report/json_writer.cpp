@@ -57,8 +57,9 @@ void write_value(std::string& out, const Json& v, int indent, int depth) {
         return;
     }
     const bool one_line = indent == 0 || all_scalar(v);
-    const std::string inner =
-        one_line ? std::string() : "\n" + std::string(static_cast<std::size_t>(indent * (depth + 1)), ' ');
+    // Built by appending: g++ 12 at -O3 misreads "\n" + std::string (-Wrestrict).
+    std::string inner;
+    if (!one_line) inner.append(1, '\n').append(static_cast<std::size_t>(indent * (depth + 1)), ' ');
     bool first = true;
     for (auto it = v.begin(); it != v.end(); ++it) {
         if (!first) out += one_line && indent ? ", " : ",";
@@ -70,7 +71,7 @@ void write_value(std::string& out, const Json& v, int indent, int depth) {
         }
         write_value(out, it.value(), indent, depth + 1);
     }
-    if (!one_line) out += "\n" + std::string(static_cast<std::size_t>(indent * depth), ' ');
+    if (!one_line) out.append(1, '\n').append(static_cast<std::size_t>(indent * depth), ' ');
     out += array ? ']' : '}';
 }
 
