@@ -1,0 +1,4 @@
+# Read by cpack once per generator (CPACK_PROJECT_CONFIG_FILE): where each package puts the install tree.
+if(CPACK_GENERATOR STREQUAL "DEB")
+  set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+endif()
