@@ -20,6 +20,7 @@ configure_package_config_file(cmake/gpuchrono-config.cmake.in
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/gpuchrono-config-version.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES
+  ${CMAKE_CURRENT_SOURCE_DIR}/cmake/gpuchrono-module-forwarding.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/gpuchrono-config.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/gpuchrono-config-version.cmake
   DESTINATION ${GPUCHRONO_CMAKE_DIR})
