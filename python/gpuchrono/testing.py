@@ -1,0 +1,32 @@
+"""pytest helpers: each raises AssertionError with the message the C++ check prints (what was measured)."""
+from __future__ import annotations
+
+from . import _gpuchrono
+from ._gpuchrono import Series
+
+
+def _series(s, label):
+    if not isinstance(s, Series):
+        raise TypeError(f"{label} must be a gpuchrono.Series, not {type(s).__name__}")
+    return s
+
+
+def assert_not_slower(base: Series, candidate: Series) -> None:
+    """Fails only when compare()'s verdict is "slower" (a significant change of at least 1%)."""
+    ok, message = _gpuchrono._check("not_slower", _series(base, "base"), _series(candidate, "candidate"))
+    if not ok:
+        raise AssertionError(message)
+
+
+def assert_faster(base: Series, candidate: Series) -> None:
+    """Fails unless compare()'s verdict is "faster"."""
+    ok, message = _gpuchrono._check("faster", _series(base, "base"), _series(candidate, "candidate"))
+    if not ok:
+        raise AssertionError(message)
+
+
+def assert_no_findings(series: Series) -> None:
+    """Fails when the series carries a warning-level timing pitfall."""
+    ok, message = _gpuchrono._check("no_findings", _series(series, "series"))
+    if not ok:
+        raise AssertionError(message)

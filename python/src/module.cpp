@@ -1,0 +1,280 @@
+// The Python extension gpuchrono._gpuchrono: the C++ library's measure(), compare(), timers, reports and checks,
+// bound with nanobind. No timing logic lives here: each function converts arguments, releases the GIL while the
+// library works, and takes it back only to call the user's Python callable.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/function.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <gpuchrono/host.hpp>
+#include <gpuchrono/checks/finding_reaction.hpp>
+
+#include <spin.hpp>  // the ground-truth spin kernel, for gpuchrono._testing (tests and bench/python)
+
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+cudaStream_t as_stream(std::uintptr_t handle) { return reinterpret_cast<cudaStream_t>(handle); }
+
+nb::dict finding_dict(const gpuchrono::Finding& f) {
+    nb::dict d;
+    d["code"] = f.code;
+    d["severity"] = std::string(gpuchrono::to_string(f.severity));
+    d["message"] = f.message;
+    d["fix"] = f.fix;
+    d["where"] = f.where;
+    return d;
+}
+
+nb::list findings_list(const gpuchrono::Findings& findings) {
+    nb::list out;
+    for (const gpuchrono::Finding& f : findings) out.append(finding_dict(f));
+    return out;
+}
+
+nb::list activities_list(const gpuchrono::Measurement& m) {
+    nb::list out;
+    for (const gpuchrono::KernelActivity& a : m.activities()) {
+        nb::dict d;
+        d["name"] = a.name;
+        d["device"] = a.device;
+        d["stream"] = a.stream;
+        d["start_ns"] = a.start_ns;
+        d["end_ns"] = a.end_ns;
+        d["duration_ns"] = a.duration_ns();
+        d["correlation_id"] = a.correlation_id;
+        out.append(d);
+    }
+    return out;
+}
+
+// A Python exception raised inside the user's callable, carried through the C++ loop and raised again after it
+// (with its traceback), once the loop has unwound and cleaned up.
+struct CallableFailed : std::exception {
+    const char* what() const noexcept override { return "the measured Python callable raised"; }
+};
+
+// The library's timers, as context managers: created in __enter__, stopped in __exit__ (or never started).
+template <class Policy>
+class PyTimer {
+public:
+    explicit PyTimer(std::uintptr_t stream) : stream_(stream) {}
+    void enter() {
+        if (timer_) throw std::logic_error("this timer was already entered: make a new one for each block");
+        nb::gil_scoped_release unlocked;
+        timer_ = std::make_unique<gpuchrono::ScopedTimer<Policy>>(as_stream(stream_));
+    }
+    void exit() {
+        if (!timer_) throw std::logic_error("__exit__ without __enter__");
+        nb::gil_scoped_release unlocked;
+        result_ = timer_->stop();
+        result_->resolve();
+    }
+    const gpuchrono::Measurement& result() const {
+        if (!result_) throw std::logic_error("the timer has not finished: read it after its with-block");
+        return *result_;
+    }
+
+private:
+    std::uintptr_t stream_;
+    std::unique_ptr<gpuchrono::ScopedTimer<Policy>> timer_;
+    std::optional<gpuchrono::Measurement> result_;
+};
+
+template <class Policy>
+void bind_timer(nb::module_& m, const char* name) {
+    using T = PyTimer<Policy>;
+    nb::class_<T>(m, name)
+        .def(nb::init<std::uintptr_t>(), "stream"_a)
+        .def("_enter", &T::enter)
+        .def("_exit", &T::exit)
+        .def_prop_ro("duration_ns", [](const T& t) { return t.result().failed() ? std::nan("") : t.result().duration().ns(); })
+        .def_prop_ro("error", [](const T& t) { return t.result().failed() ? t.result().error() : std::string(); })
+        .def_prop_ro("span_ns", [](const T& t) -> std::optional<double> {
+            if (auto s = t.result().span()) return s->ns();
+            return std::nullopt;
+        })
+        .def_prop_ro("kernels", [](const T& t) { return activities_list(t.result()); })
+        .def_prop_ro("findings", [](const T& t) { return findings_list(t.result().findings()); });
+}
+
+gpuchrono::MeasureOptions measure_options(const std::string& method, const std::string& cache, double target_width,
+                                          double max_time_s, std::uint64_t bytes_read, std::uint64_t bytes_written) {
+    gpuchrono::MeasureOptions o;
+    const auto m = gpuchrono::method_from_string(method == "auto" ? "automatic" : method);
+    if (!m) throw std::invalid_argument("method must be \"auto\", \"kernel\", \"graph\", \"event\" or \"host\", not \"" + method + "\"");
+    o.method = *m;
+    const auto c = gpuchrono::cache_state_from_string(cache);
+    if (!c) throw std::invalid_argument("cache must be \"warm\" or \"cold\", not \"" + cache + "\"");
+    o.cache = *c;
+    o.target_relative_width = target_width;
+    o.max_time = gpuchrono::Duration::from_s(max_time_s);
+    o.bytes_read = bytes_read;
+    o.bytes_written = bytes_written;
+    o.validate();  // std::invalid_argument naming the field -> ValueError
+    return o;
+}
+
+gpuchrono::Series run_measure(nb::callable fn, bool pass_stream, const std::string& name, std::uintptr_t stream,
+                              const gpuchrono::MeasureOptions& options) {
+    std::optional<nb::python_error> raised;
+    nb::object stream_arg = nb::int_(stream);
+    gpuchrono::Series series;
+    {
+        nb::gil_scoped_release unlocked;  // other Python threads run while the loop waits on the GPU
+        const gpuchrono::detail::LaunchFn launch = [&](cudaStream_t) {
+            nb::gil_scoped_acquire locked;
+            try {
+                if (pass_stream) fn(stream_arg);
+                else fn();
+            } catch (nb::python_error& e) {
+                raised.emplace(std::move(e));
+                throw CallableFailed();
+            }
+        };
+        try {
+            series = gpuchrono::detail::measure_erased(name, as_stream(stream), launch, true, options,
+                                                       std::source_location::current());
+        } catch (const CallableFailed&) {
+        }
+    }
+    if (raised) throw std::move(*raised);
+    return series;
+}
+
+nb::dict record_dict(const gpuchrono::Series& s) {
+    nb::dict d;
+    const auto& r = s.measure_record();
+    if (!r) return d;
+    d["method"] = std::string(gpuchrono::to_string(r->method));
+    d["method_note"] = r->method_note;
+    d["cache"] = std::string(gpuchrono::to_string(r->cache));
+    d["calls_per_sample"] = r->calls_per_sample;
+    d["ci_low_ns"] = r->interval.low_ns;
+    d["ci_high_ns"] = r->interval.high_ns;
+    d["ci_coverage"] = r->interval.coverage;
+    d["relative_width"] = r->interval.relative_width();
+    d["converged"] = r->converged();
+    d["sampling_time_s"] = r->sampling_time.s();
+    d["bytes_per_second"] = r->bytes_per_second();
+    d["text"] = gpuchrono::to_string(*r);
+    return d;
+}
+
+}  // namespace
+
+NB_MODULE(_gpuchrono, m) {
+    m.doc() = "gpuchrono's C++ library (use the package gpuchrono, which wraps this module)";
+    // Findings reach Python's warnings (gpuchrono.TimingWarning, issued by the package), not stderr: the library
+    // collects them, whatever GPUCHRONO_FINDINGS says, and the package warns once per code and call site.
+    gpuchrono::set_finding_reaction(gpuchrono::Reaction::collect);
+
+    nb::class_<gpuchrono::Series>(m, "Series")
+        .def(nb::init<std::string>(), "name"_a)
+        .def_prop_ro("name", &gpuchrono::Series::name)
+        .def("__len__", &gpuchrono::Series::size)
+        .def("add_ns", [](gpuchrono::Series& s, double ns) {
+            s.add(gpuchrono::Measurement::completed("host", gpuchrono::Duration::from_ns(ns), -1));
+        }, "ns"_a, "Adds a completed host-clock measurement (synthetic series, tests)")
+        .def_prop_ro("samples_ns", [](const gpuchrono::Series& s) {
+            auto* values = new std::vector<double>();
+            for (gpuchrono::Duration d : s.durations()) values->push_back(d.ns());
+            nb::capsule owner(values, [](void* p) noexcept { delete static_cast<std::vector<double>*>(p); });
+            return nb::ndarray<nb::numpy, const double, nb::ndim<1>>(values->data(), {values->size()}, owner);
+        }, nb::rv_policy::move)  // the array owns its copy (properties default to reference_internal)
+        .def_prop_ro("failed_count", &gpuchrono::Series::failed_count)
+        .def_prop_ro("first_error", &gpuchrono::Series::first_error)
+        .def_prop_ro("findings", [](const gpuchrono::Series& s) { return findings_list(s.findings()); })
+        .def_prop_ro("record", &record_dict)
+        .def_prop_ro("summary_findings", [](const gpuchrono::Series& s) {
+            return findings_list(gpuchrono::summary(s).findings);
+        })
+        .def("__repr__", [](const gpuchrono::Series& s) {
+            return "<gpuchrono.Series '" + s.name() + "', " + std::to_string(s.size()) + " samples>";
+        });
+
+    m.def("_measure", [](nb::callable fn, bool pass_stream, const std::string& name, std::uintptr_t stream,
+                         const std::string& method, const std::string& cache, double target_width, double max_time_s,
+                         std::uint64_t bytes_read, std::uint64_t bytes_written) {
+        return run_measure(std::move(fn), pass_stream, name, stream,
+                           measure_options(method, cache, target_width, max_time_s, bytes_read, bytes_written));
+    }, "fn"_a, "pass_stream"_a, "name"_a, "stream"_a, "method"_a, "cache"_a, "target_width"_a, "max_time_s"_a,
+       "bytes_read"_a, "bytes_written"_a);
+
+    m.def("_check_options", [](const std::string& method, const std::string& cache, double target_width, double max_time_s) {
+        (void)measure_options(method, cache, target_width, max_time_s, 0, 0);
+    });
+
+    m.def("_compare", [](const gpuchrono::Series& a, const gpuchrono::Series& b) {
+        const gpuchrono::Comparison c = gpuchrono::compare(a, b);
+        nb::dict d;
+        d["verdict"] = std::string(gpuchrono::to_string(c.verdict));
+        d["change"] = c.change;
+        d["change_low"] = c.change_low;
+        d["change_high"] = c.change_high;
+        d["p_value"] = c.p_value;
+        d["median_a_ns"] = c.median_a.ns();
+        d["median_b_ns"] = c.median_b.ns();
+        d["reason"] = c.reason;
+        return d;
+    });
+
+    m.def("_check", [](const std::string& which, const gpuchrono::Series& a, const gpuchrono::Series* b) {
+        gpuchrono::CheckResult r;
+        if (which == "not_slower" && b) r = gpuchrono::check_not_slower(a, *b);
+        else if (which == "faster" && b) r = gpuchrono::check_faster(a, *b);
+        else if (which == "no_findings") r = gpuchrono::check_no_findings(a);
+        else throw std::invalid_argument("unknown check " + which);
+        return std::make_pair(r.passed, r.message);
+    }, "which"_a, "a"_a, "b"_a.none() = nb::none());
+
+    m.def("_write_report", [](const std::vector<const gpuchrono::Series*>& series, const std::string& folder) {
+        gpuchrono::SeriesSet set;
+        for (const gpuchrono::Series* s : series) set[s->name()] = *s;
+        std::vector<std::string> written;
+        for (const auto& f : gpuchrono::write_report(set, std::filesystem::path(folder))) written.push_back(f.path.string());
+        return written;
+    });
+
+    m.def("device_count", &gpuchrono::device_count);
+    m.def("no_device_reason", &gpuchrono::no_device_reason);
+    m.def("kernel_method_available", []() {
+        std::string why;
+        const bool ok = gpuchrono::kernel_method_available(&why);
+        return std::make_pair(ok, why);
+    });
+
+    bind_timer<gpuchrono::KernelPolicy>(m, "_KernelTimer");
+    bind_timer<gpuchrono::EventPolicy>(m, "_EventTimer");
+    bind_timer<gpuchrono::HostSyncPolicy>(m, "_HostTimer");
+
+    nb::module_ testing = m.def_submodule("_testing", "ground-truth kernels for tests and benchmarks");
+    testing.def("spin", [](double ns, std::uintptr_t stream) {
+        gpuchrono::kernels::launch_spin(gpuchrono::Duration::from_ns(ns), as_stream(stream));
+    }, "ns"_a, "stream"_a = 0, "Launches a kernel that spins until %globaltimer advanced by ns");
+
+    nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+        try {
+            std::rethrow_exception(p);
+        } catch (const gpuchrono::CudaError& e) {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+        } catch (const gpuchrono::TimerError& e) {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+        }
+    });
+}
