@@ -98,6 +98,25 @@ BOOST_AUTO_TEST_CASE(a_spin_reads_at_least_its_length_with_one_named_activity_on
     }
 }
 
+// The legacy default stream (a stream 0, what Python code passes by default): CUPTI cannot name it before it has
+// run something (cuptiGetStreamIdEx: CUPTI_ERROR_INVALID_STREAM, seen on the H100), so the scope learns its id from
+// its own start mark.
+BOOST_AUTO_TEST_CASE(the_legacy_default_stream_is_timed_by_its_marks) {
+    const cudaStream_t legacy = nullptr;
+    kernels::launch_spin(Duration::from_us(1), legacy);  // loaded before the scope
+    GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(), "waiting for the warm-up spin");
+    for (int i = 0; i < 3; ++i) {
+        ScopedTimer<KernelPolicy> t(legacy);
+        kernels::launch_spin(Duration::from_us(10), legacy);
+        const Measurement& m = t.stop();
+        BOOST_REQUIRE((m.state() == Measurement::State::ok));
+        BOOST_REQUIRE_MESSAGE(m.activities().size() == 1u, names(m.activities()));
+        BOOST_TEST(m.activities()[0].name.find("spin_kernel") != std::string::npos, m.activities()[0].name);
+        BOOST_TEST(m.duration().ns() >= 10'000.0);
+        BOOST_TEST(m.duration().ns() < 1e6);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(busy_time_excludes_the_gaps_that_the_span_includes) {
     const Duration known = Duration::from_us(100);
     ScopedTimer<KernelPolicy> t(stream);

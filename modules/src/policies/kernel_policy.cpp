@@ -189,8 +189,10 @@ private:
     const KernelScopeResult& result_by_marks(const CallSite& site) {
         cupti::ActivityStore& store = session_.store();
         const auto marks = [&](const std::vector<KernelActivity>& held) {
-            return std::pair{stream_mode::find_mark(held, filter_.device, filter_.stream, token_, false, start_ns_),
-                             stream_mode::find_mark(held, filter_.device, filter_.stream, token_, true, stop_ns_)};
+            auto first = stream_mode::find_mark(held, filter_.device, filter_.stream, token_, false, start_ns_);
+            // The stop mark is on the start mark's stream (the legacy stream's id is known only from its marks).
+            const std::uint32_t stream = first ? first->stream : filter_.stream;
+            return std::pair{first, stream_mode::find_mark(held, filter_.device, stream, token_, true, stop_ns_)};
         };
         std::vector<KernelActivity> held = store.collect({}, start_ns_).others;
         auto [first, last] = marks(held);
@@ -368,8 +370,11 @@ KernelPolicy::KernelPolicy(cudaStream_t stream, Options options)
         unavailable_ = why;
         return;
     }
-    stream_id_ = session->stream_id(stream_);
-    if (options_.count == Count::stream) detail::TimedStreams::instance().add(device_, stream_id_);
+    // CUPTI cannot name the legacy default stream before it has run something: its scopes learn its id from their
+    // own start mark (stream_bounds.hpp). Thread mode does not filter by stream.
+    const bool legacy = stream_ == nullptr || stream_ == cudaStreamLegacy;
+    stream_id_ = legacy ? stream_mode::stream_from_mark : session->stream_id(stream_);
+    if (options_.count == Count::stream && !legacy) detail::TimedStreams::instance().add(device_, stream_id_);
     if (options_.count == Count::thread) {
         if (auto e = cupti::enable_launch_callbacks()) {
             if (options_.if_unavailable == IfUnavailable::throw_error)

@@ -16,7 +16,7 @@ std::optional<KernelActivity> find_mark(std::span<const KernelActivity> records,
                                         std::uint32_t token, bool stop, std::uint64_t not_before_ns) {
     const KernelActivity* best = nullptr;
     for (const KernelActivity& r : records) {
-        if (!is_stream_mark(r) || r.device != device || r.stream != stream) continue;
+        if (!is_stream_mark(r) || r.device != device || (stream != stream_from_mark && r.stream != stream)) continue;
         if (r.block[0] != token || r.block[1] != (stop ? 2u : 1u) || r.start_ns < not_before_ns) continue;
         if (!best || r.start_ns < best->start_ns) best = &r;
     }

@@ -23,8 +23,14 @@ namespace gpuchrono::stream_mode {
 // Whether a record is one of the library's stream marks (never the user's work).
 bool is_stream_mark(const KernelActivity& r) noexcept;
 
+// A stream whose CUPTI id is not known before its first record: the legacy default stream (CUPTI's
+// cuptiGetStreamIdEx answers CUPTI_ERROR_INVALID_STREAM for it, seen on the H100 with CUDA 13.0). Its scope learns
+// the id from its own start mark's record.
+inline constexpr std::uint32_t stream_from_mark = 0xffffffffu;
+
 // The earliest mark on (device, stream) with the given token and side (stop: false/true) that started at or
-// after `not_before_ns` (the CUPTI time taken just before the mark was launched).
+// after `not_before_ns` (the CUPTI time taken just before the mark was launched); `stream_from_mark` matches a
+// mark on any stream.
 std::optional<KernelActivity> find_mark(std::span<const KernelActivity> records, int device, std::uint32_t stream,
                                         std::uint32_t token, bool stop, std::uint64_t not_before_ns);
 
