@@ -33,6 +33,12 @@ def cupti_record_ns(fn, stream, repeats=50):
     return statistics.median(values)
 
 
+def measured(fn, name, stream):
+    s = gpuchrono.measure(fn, name=name, stream=stream)
+    print(f"    (gpuchrono.measure used the {s.method} method: {s.record['method_note']})")
+    return s.median_ns
+
+
 def timed(label, run):
     start = time.perf_counter()
     median_ns = run()
@@ -44,7 +50,6 @@ def main():
                          capture_output=True, text=True).stdout.strip()
     print(f"device: {smi}; torch {torch.__version__}, triton {triton.__version__}, gpuchrono {gpuchrono.__version__}")
     stream = torch.cuda.Stream()
-    handle = stream.cuda_stream
     a = torch.randn(4096, 4096, device="cuda")
     b = torch.randn_like(a)
     x = torch.randn(1 << 24, device="cuda")
@@ -52,7 +57,8 @@ def main():
     out = torch.empty_like(x)
     grid = (triton.cdiv(x.numel(), 1024),)
     cases = {
-        "spin 10 us": lambda: _testing.spin(10_000, handle),
+        # On torch's current stream at each call, so that do_bench_cudagraph's capture stream records it too.
+        "spin 10 us": lambda: _testing.spin(10_000, torch.cuda.current_stream().cuda_stream),
         "torch mm 4096": lambda: torch.mm(a, b),
         "triton add 16M": lambda: add_kernel[grid](x, y, out, x.numel(), BLOCK=1024),
     }
@@ -68,8 +74,7 @@ def main():
         with torch.cuda.stream(stream):
             floor = cupti_record_ns(fn, stream)
             rows = [
-                timed("gpuchrono.measure (auto, 1% CI)",
-                      lambda: gpuchrono.measure(fn, name=name, stream=stream).median_ns),
+                timed("gpuchrono.measure (auto, 1% CI)", lambda: measured(fn, name, stream)),
                 timed("triton do_bench (median)",
                       lambda: triton.testing.do_bench(fn, return_mode="median") * 1e6),
                 timed("triton do_bench_cudagraph (median)",

@@ -55,6 +55,7 @@ def test_an_exception_in_fn_propagates_and_leaves_the_loop_clean():
 
 
 def test_other_python_threads_run_while_the_loop_waits():
+    # A target no loop reaches keeps measure() sampling 2 ms spins until max_time: the GIL must be free meanwhile.
     ticks = []
     stop = threading.Event()
 
@@ -65,12 +66,16 @@ def test_other_python_threads_run_while_the_loop_waits():
 
     thread = threading.Thread(target=ticker)
     thread.start()
+    start = time.perf_counter()
     try:
-        gpuchrono.measure(lambda: _testing.spin(200_000, 0), name="long", method="event", max_time=0.3)
+        gpuchrono.measure(lambda: _testing.spin(2_000_000, 0), name="long", method="event", target_width=1e-6,
+                          max_time=0.5)
     finally:
+        elapsed = time.perf_counter() - start
         stop.set()
         thread.join()
-    assert len(ticks) > 20
+    assert elapsed >= 0.5
+    assert len(ticks) >= 50, (len(ticks), elapsed)
 
 
 def test_findings_become_timing_warnings():
