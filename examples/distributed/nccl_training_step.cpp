@@ -369,38 +369,74 @@ int bandwidth_mode(Options& o) {
 }
 
 // ---- clocks -----------------------------------------------------------------------------------------------------
-// One reading of a device: its %globaltimer and CUPTI's start of the same kernel, against the host steady
-// clock's midpoint of launch..completion (half that interval is the pairing's uncertainty).
+// One reading of a device. The %globaltimer pairing uses a bare stamp kernel (host steady clock before the launch
+// and after the synchronisation: half that interval is the pairing's uncertainty), because KernelPolicy's stop
+// flushes CUPTI's buffers, which widened that interval to ~340 us in the dry run. A second stamp kernel under
+// KernelPolicy pairs CUPTI's start of a kernel with the %globaltimer that kernel read as it began (the same event,
+// to within the kernel's first instructions). Differences are taken in integers: the clocks read ~1.8e18 ns since
+// 1970, where a double keeps only 256 ns steps.
 struct ClockSample {
-    double steady_ns = 0, half_width_ns = 0;
-    double globaltimer_ns = 0, cupti_ns = 0;
+    std::int64_t steady_ns = 0;               // midpoint of launch..completion
+    std::int64_t half_width_ns = 0;
+    std::int64_t globaltimer_minus_steady = 0;
+    std::int64_t cupti_minus_globaltimer = 0;
 };
+
+std::uint64_t read_stamp(const std::uint64_t* stamp) {
+    std::uint64_t v = 0;
+    check_cuda(cudaMemcpy(&v, stamp, sizeof v, cudaMemcpyDeviceToHost), "cudaMemcpy (stamp)");
+    return v;
+}
 
 ClockSample sample_device(int device, cudaStream_t stream, std::uint64_t* stamp) {
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
+    ClockSample s;
     const std::int64_t before = dist::steady_now_ns();
+    gpuchrono::examples::launch_globaltimer_stamp(stamp, stream);
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (stamp)");
+    const std::int64_t after = dist::steady_now_ns();
+    s.steady_ns = before + (after - before) / 2;
+    s.half_width_ns = (after - before) / 2;
+    s.globaltimer_minus_steady = static_cast<std::int64_t>(read_stamp(stamp)) - s.steady_ns;
     gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> t(stream);
     gpuchrono::examples::launch_globaltimer_stamp(stamp, stream);
     const gpuchrono::Measurement& m = t.stop();
-    const std::int64_t after = dist::steady_now_ns();
-    std::uint64_t gt = 0;
-    check_cuda(cudaMemcpy(&gt, stamp, sizeof gt, cudaMemcpyDeviceToHost), "cudaMemcpy (stamp)");
     if (m.activities().empty()) throw std::runtime_error("CUPTI delivered no record for the stamp kernel on device " + std::to_string(device));
-    return {0.5 * double(before + after), 0.5 * double(after - before), double(gt), double(m.activities().front().start_ns)};
+    s.cupti_minus_globaltimer = static_cast<std::int64_t>(m.activities().front().start_ns) - static_cast<std::int64_t>(read_stamp(stamp));
+    return s;
 }
 
-// Least-squares line y - x = a + b (x - x0): a the offset at the start, b the drift (ns per ns).
-std::pair<double, double> fit_offset_drift(const std::vector<double>& x, const std::vector<double>& y) {
-    const double x0 = x.front();
+// Offsets kept as an integer base plus a small double, so that two devices' ~1.8e18 ns offsets subtract exactly.
+struct OffsetDrift {
+    std::int64_t base_ns = 0;  // the first sample's offset; the fitted offset there is base_ns + offset_from_base_ns
+    double offset_from_base_ns = 0;
+    double drift = 0;       // ns per ns
+    double rms_ns = 0;      // residual of the line
+    double offset_ns() const { return double(base_ns) + offset_from_base_ns; }  // for printing one clock's offset
+};
+
+double offset_between(const OffsetDrift& a, const OffsetDrift& b) {
+    return double(a.base_ns - b.base_ns) + (a.offset_from_base_ns - b.offset_from_base_ns);
+}
+
+// Least-squares line v = a + b (x - x0) over (x, v) with v an offset already taken in integers.
+OffsetDrift fit_offset_drift(const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& v) {
+    const std::int64_t x0 = x.front(), v0 = v.front();
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     const double n = double(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
-        const double u = x[i] - x0, v = y[i] - x[i];
-        sx += u, sy += v, sxx += u * u, sxy += u * v;
+        const double u = double(x[i] - x0), w = double(v[i] - v0);
+        sx += u, sy += w, sxx += u * u, sxy += u * w;
     }
     const double den = n * sxx - sx * sx;
     const double b = den > 0 ? (n * sxy - sx * sy) / den : 0.0;
-    return {(sy - b * sx) / n, b};
+    const double a = (sy - b * sx) / n;
+    double rms = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double r = double(v[i] - v0) - (a + b * double(x[i] - x0));
+        rms += r * r;
+    }
+    return {v0, a, b, std::sqrt(rms / n)};
 }
 
 int clocks_mode(Options& o) {
@@ -427,33 +463,29 @@ int clocks_mode(Options& o) {
         for (int d = 0; d < devices; ++d) samples[d].push_back(sample_device(d, streams[d], stamps[d]));
         std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
     } while (std::chrono::steady_clock::now() < end);
-    std::printf("# clocks over %.1f s, %zu samples per device (every %d ms); offset = clock - host steady at the first sample,\n"
-                "# drift in ns per s (ppb); pairing uncertainty = half the launch..completion interval (median)\n",
+    std::printf("# clocks over %.1f s, %zu samples per device (every %d ms); offset at the first sample, drift in ns per s (ppb)\n"
+                "# %%globaltimer - host steady: paired by a bare kernel, uncertainty = half its launch..completion (median);\n"
+                "# CUPTI - %%globaltimer: CUPTI's start of a kernel minus the %%globaltimer it read first\n",
                 seconds, samples[0].size(), interval_ms);
-    std::printf("# %-6s %-12s %22s %16s %14s %16s\n", "device", "clock", "offset to steady (ns)", "drift (ns/s)", "fit rms (ns)", "uncertainty (ns)");
-    std::vector<std::pair<double, double>> gt_fit(devices), cupti_fit(devices);
+    std::printf("# %-6s %-26s %22s %14s %12s %16s\n", "device", "clocks", "offset (ns)", "drift (ns/s)", "fit rms (ns)", "uncertainty (ns)");
+    std::vector<OffsetDrift> gt_fit(devices), cupti_fit(devices);
     for (int d = 0; d < devices; ++d) {
-        std::vector<double> x, gt, cu, widths;
-        for (const ClockSample& s : samples[d]) x.push_back(s.steady_ns), gt.push_back(s.globaltimer_ns), cu.push_back(s.cupti_ns), widths.push_back(s.half_width_ns);
+        std::vector<std::int64_t> x, gt, cu, widths;
+        for (const ClockSample& s : samples[d])
+            x.push_back(s.steady_ns), gt.push_back(s.globaltimer_minus_steady), cu.push_back(s.cupti_minus_globaltimer), widths.push_back(s.half_width_ns);
         std::sort(widths.begin(), widths.end());
-        for (int which = 0; which < 2; ++which) {
-            const auto& y = which == 0 ? gt : cu;
-            const auto fit = fit_offset_drift(x, y);
-            (which == 0 ? gt_fit : cupti_fit)[d] = fit;
-            double rms = 0;
-            for (std::size_t i = 0; i < x.size(); ++i) {
-                const double r = (y[i] - x[i]) - (fit.first + fit.second * (x[i] - x.front()));
-                rms += r * r;
-            }
-            rms = std::sqrt(rms / double(x.size()));
-            std::printf("  %-6d %-12s %22.0f %16.2f %14.0f %16.0f\n", d, which == 0 ? "%globaltimer" : "CUPTI", fit.first, fit.second * 1e9, rms,
-                        widths[widths.size() / 2]);
-        }
+        gt_fit[d] = fit_offset_drift(x, gt);
+        cupti_fit[d] = fit_offset_drift(x, cu);
+        std::printf("  %-6d %-26s %22.0f %14.2f %12.0f %16lld\n", d, "%globaltimer - steady", gt_fit[d].offset_ns(), gt_fit[d].drift * 1e9,
+                    gt_fit[d].rms_ns, static_cast<long long>(widths[widths.size() / 2]));
+        std::printf("  %-6d %-26s %22.0f %14.2f %12.0f %16s\n", d, "CUPTI - %globaltimer", cupti_fit[d].offset_ns(), cupti_fit[d].drift * 1e9,
+                    cupti_fit[d].rms_ns, "-");
     }
     for (int d = 1; d < devices; ++d)
         std::printf("device %d vs 0: %%globaltimer offset %.0f ns, drift %.2f ns/s; CUPTI offset %.0f ns, drift %.2f ns/s\n", d,
-                    gt_fit[d].first - gt_fit[0].first, (gt_fit[d].second - gt_fit[0].second) * 1e9, cupti_fit[d].first - cupti_fit[0].first,
-                    (cupti_fit[d].second - cupti_fit[0].second) * 1e9);
+                    offset_between(gt_fit[d], gt_fit[0]), (gt_fit[d].drift - gt_fit[0].drift) * 1e9,
+                    offset_between(cupti_fit[d], cupti_fit[0]) + offset_between(gt_fit[d], gt_fit[0]),
+                    (cupti_fit[d].drift + gt_fit[d].drift - cupti_fit[0].drift - gt_fit[0].drift) * 1e9);
     for (int d = 0; d < devices; ++d) {
         check_cuda(cudaSetDevice(d), "cudaSetDevice");
         check_cuda(cudaFree(stamps[d]), "cudaFree");

@@ -25,12 +25,15 @@ out=$(cd "$out" && pwd)
 
 export NCCL_NVLS_ENABLE=0
 export GPUCHRONO_JOB_ID=nccl-$mode-$$
+# nvidia.nccl is a namespace package (its __file__ is None on the GPU machine): take its __path__.
 if ! ldd "$prog" | grep -q 'libnccl.so.2 => /'; then
-  nccl_lib=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(os.path.dirname(nvidia.nccl.__file__), "lib"))' 2>/dev/null) \
+  nccl_lib=$(python3 -c 'import nvidia.nccl as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null) \
     || { echo "run_nccl_job: libnccl.so.2 not found (no linked path, no python3 nvidia.nccl package)" >&2; exit 1; }
   export LD_LIBRARY_PATH=$nccl_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   echo "run_nccl_job: libnccl.so.2 from $nccl_lib"
 fi
+
+echo "run_nccl_job: $(ldd "$prog" | grep libnccl.so.2 | sed 's/^[[:space:]]*//;s/ (0x.*//')"
 
 args=("$mode")
 case "$mode" in
