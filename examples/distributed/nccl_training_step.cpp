@@ -5,10 +5,11 @@
 //       slow steps), then an ncclAllReduce of B bytes, in the named scopes "step" and "allreduce" (bytes declared),
 //       under KernelPolicy. Writes OUT_DIR/rank-R.json; `gpuchrono-report merge` must name rank R on those steps
 //       and the others' wait in "allreduce" ~ D.
-//   bandwidth ID_DIR [--min-bytes 8] [--max-bytes 1G] [--factor 2] [--iters 20] [--warmup 5]
-//       all-reduce, all-gather and reduce-scatter over the sizes, timed as nccl-tests times them (doc/PERFORMANCE.md:
-//       warm-up, then `iters` back-to-back operations timed on the host clock up to the stream's completion,
-//       divided by iters; the slowest rank's time), algbw and busbw from gpuchrono's collective_bandwidth().
+//   bandwidth ID_DIR [--min-bytes 8] [--max-bytes 1G] [--factor 2] [--iters 20] [--warmup 5] [--across avg|min|max]
+//       all-reduce, all-gather and reduce-scatter over the sizes, timed as nccl-tests times them (doc/PERFORMANCE.md
+//       and its defaults: 5 warm-up operations, then 20 back-to-back ones timed on the host clock up to the
+//       stream's completion, divided by 20; the ranks' times averaged, its `-a 1`), algbw and busbw from
+//       gpuchrono's collective_bandwidth().
 //   threads OUT_DIR [--devices N] [step options]
 //       The step loop with N devices driven from this one process, one thread per device (ncclCommInitAll): one
 //       report whose activities and scopes carry each device, for per-device tracks.
@@ -299,7 +300,10 @@ int bandwidth_mode(Options& o) {
     const int factor = std::stoi(o.take("factor", "2"));
     const int iters = std::stoi(o.take("iters", "20"));
     const int warmup = std::stoi(o.take("warmup", "5"));
+    const std::string across = o.take("across", "avg");
     o.refuse_leftovers();
+    if (across != "avg" && across != "min" && across != "max") throw std::invalid_argument("--across '" + across + "': avg, min or max");
+    const ncclRedOp_t across_op = across == "avg" ? ncclSum : across == "min" ? ncclMin : ncclMax;
     if (min_bytes < 8 || max_bytes < min_bytes || factor < 2 || iters < 1 || warmup < 0)
         throw std::invalid_argument("need 8 <= --min-bytes <= --max-bytes, --factor >= 2, --iters >= 1, --warmup >= 0");
     const dist::RankIdentity id = dist::identity_from_environment();
@@ -316,13 +320,13 @@ int bandwidth_mode(Options& o) {
     check_cuda(cudaMalloc(&send, max_bytes), "cudaMalloc (send)");
     check_cuda(cudaMalloc(&recv, max_bytes), "cudaMalloc (recv)");
     check_cuda(cudaMemset(send, 0, max_bytes), "cudaMemset");
-    // The per-op time, maximum over the ranks, is shared through an all-reduce of one double on the GPU.
-    double* slowest = nullptr;
-    check_cuda(cudaMalloc(&slowest, sizeof(double)), "cudaMalloc");
+    // The per-op time is combined over the ranks (nccl-tests: average by default) by an all-reduce of one double.
+    double* ranks_time = nullptr;
+    check_cuda(cudaMalloc(&ranks_time, sizeof(double)), "cudaMalloc");
     if (id.rank == 0)
-        std::printf("# %d ranks; times: host clock over %d back-to-back operations after %d warm-up ones, / %d, slowest rank\n"
+        std::printf("# %d ranks; times: host clock over %d back-to-back operations after %d warm-up ones, / %d, %s over the ranks\n"
                     "# %-15s %12s %12s %10s %10s %10s\n",
-                    n, iters, warmup, iters, "collective", "size (B)", "count", "time (us)", "algbw GB/s", "busbw GB/s");
+                    n, iters, warmup, iters, across.c_str(), "collective", "size (B)", "count", "time (us)", "algbw GB/s", "busbw GB/s");
     const dist::Collective kinds[] = {dist::Collective::all_reduce, dist::Collective::all_gather, dist::Collective::reduce_scatter};
     for (const dist::Collective c : kinds) {
         for (std::uint64_t bytes = min_bytes; bytes <= max_bytes; bytes *= factor) {
@@ -346,10 +350,11 @@ int bandwidth_mode(Options& o) {
             for (int i = 0; i < iters; ++i) check_nccl(op(), to_string(c));
             check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
             double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
-            check_cuda(cudaMemcpy(slowest, &seconds, sizeof seconds, cudaMemcpyHostToDevice), "cudaMemcpy");
-            check_nccl(ncclAllReduce(slowest, slowest, 1, ncclDouble, ncclMax, comm, stream), "ncclAllReduce (max time)");
+            check_cuda(cudaMemcpy(ranks_time, &seconds, sizeof seconds, cudaMemcpyHostToDevice), "cudaMemcpy");
+            check_nccl(ncclAllReduce(ranks_time, ranks_time, 1, ncclDouble, across_op, comm, stream), "ncclAllReduce (time over the ranks)");
             check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-            check_cuda(cudaMemcpy(&seconds, slowest, sizeof seconds, cudaMemcpyDeviceToHost), "cudaMemcpy");
+            check_cuda(cudaMemcpy(&seconds, ranks_time, sizeof seconds, cudaMemcpyDeviceToHost), "cudaMemcpy");
+            if (across == "avg") seconds /= n;
             const std::uint64_t s = (c == dist::Collective::all_reduce ? elements : per_rank * n) * sizeof(float);
             const dist::CollectiveBandwidth bw = dist::collective_bandwidth(c, s, seconds, n);
             if (id.rank == 0)
@@ -360,7 +365,7 @@ int bandwidth_mode(Options& o) {
         }
     }
     std::fflush(stdout);
-    check_cuda(cudaFree(slowest), "cudaFree");
+    check_cuda(cudaFree(ranks_time), "cudaFree");
     check_cuda(cudaFree(send), "cudaFree");
     check_cuda(cudaFree(recv), "cudaFree");
     check_nccl(ncclCommDestroy(comm), "ncclCommDestroy");
