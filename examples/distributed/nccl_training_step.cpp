@@ -2,9 +2,9 @@
 //
 //   step OUT_DIR ID_DIR [--steps N] [--work-us W] [--bytes B] [--slow-rank R] [--slow-steps 3,7] [--delay-us D]
 //       A training-step-shaped loop: per step a compute kernel (a spin of W us; rank R spins D us longer on the
-//       slow steps), then an ncclAllReduce of B bytes, in the named scopes "step" and "allreduce" (bytes declared),
-//       under KernelPolicy. Writes OUT_DIR/rank-R.json; `gpuchrono-report merge` must name rank R on those steps
-//       and the others' wait in "allreduce" ~ D.
+//       slow steps), then an ncclAllReduce of B bytes, in the named scopes "step" holding "compute" and
+//       "allreduce" (bytes declared), under KernelPolicy. Writes OUT_DIR/rank-R.json; `gpuchrono-report merge` must name rank R on those steps
+//       (the last to end "compute"), each other rank waiting ~ D in "allreduce".
 //   bandwidth ID_DIR [--min-bytes 8] [--max-bytes 1G] [--factor 2] [--iters 20] [--warmup 5] [--across avg|min|max]
 //       all-reduce, all-gather and reduce-scatter over the sizes, timed as nccl-tests times them (doc/PERFORMANCE.md
 //       and its defaults: 5 warm-up operations, then 20 back-to-back ones timed on the host clock up to the
@@ -197,10 +197,16 @@ void run_steps(const StepPlan& p, int who, int device, ncclComm_t comm, dist::Sc
         const bool slow = who == p.slow_rank && p.slow_steps.count(k) != 0;
         auto step = log.scope("step", device);
         gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> t(series, stream);
-        gpuchrono::kernels::launch_spin(gpuchrono::Duration::from_ns(p.work_ns + (slow ? p.delay_ns : 0.0)), stream);
-        // The host waits for the compute as a framework's optimizer step would before it reduces: the
-        // "allreduce" scope then starts when this rank is ready, and its length is wait + transfer.
-        check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (compute)");
+        {
+            // The merge names stragglers by when a scope ENDS (straggler_analysis.hpp): "compute" ends when this
+            // rank is ready to reduce, so its lateness is what the others wait for in the all-reduce; "step" and
+            // "allreduce" end together on every rank (the collective releases them all).
+            auto compute = log.scope("compute", device);
+            gpuchrono::kernels::launch_spin(gpuchrono::Duration::from_ns(p.work_ns + (slow ? p.delay_ns : 0.0)), stream);
+            // The host waits for the compute as a framework's optimizer step would before it reduces: the
+            // "allreduce" scope then starts when this rank is ready, and its length is wait + transfer.
+            check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (compute)");
+        }
         {
             auto ar = log.scope("allreduce", device, p.bytes);
             check_nccl(ncclAllReduce(grad, grad, count, ncclFloat, ncclSum, comm, stream), "ncclAllReduce");
