@@ -31,6 +31,17 @@ bool per_thread_tu_is_per_thread() {
 
 cudaStream_t per_thread_tu_default_stream() { return GPUCHRONO_DEFAULT_STREAM; }
 
+bool per_thread_tu_launches_on_the_per_thread_stream() {
+#if defined(__clang__)
+    // clang (19) lowers <<<...>>> to cudaLaunchKernel whatever the default-stream mode, so a kernel launched on
+    // stream 0 runs on the legacy stream even here (seen on the H100, CUDA 12.9 build); runtime calls do follow
+    // CUDA_API_PER_THREAD_DEFAULT_STREAM.
+    return false;
+#else
+    return true;
+#endif
+}
+
 Measurement time_spin_on_default_stream(TimerKind kind, Duration d) {
     switch (kind) {
         case TimerKind::host_sync: {

@@ -12,6 +12,8 @@ namespace gpuchrono::test {
 // Whether that TU was really compiled in per-thread mode, and what GPUCHRONO_DEFAULT_STREAM is there.
 bool per_thread_tu_is_per_thread();
 cudaStream_t per_thread_tu_default_stream();
+// Whether a <<<>>> launch on stream 0 in that TU goes to the per-thread stream (nvcc: yes; clang: no).
+bool per_thread_tu_launches_on_the_per_thread_stream();
 
 enum class TimerKind { host_sync, event, device_clock };
 

@@ -55,7 +55,7 @@ def test_an_exception_in_fn_propagates_and_leaves_the_loop_clean():
 
 
 def test_other_python_threads_run_while_the_loop_waits():
-    # A target no loop reaches keeps measure() sampling 2 ms spins until max_time: the GIL must be free meanwhile.
+    # A target no loop reaches keeps measure() sampling 2 ms spins until it gives up: the GIL must be free meanwhile.
     ticks = []
     stop = threading.Event()
 
@@ -74,8 +74,10 @@ def test_other_python_threads_run_while_the_loop_waits():
         elapsed = time.perf_counter() - start
         stop.set()
         thread.join()
-    assert elapsed >= 0.5
-    assert len(ticks) >= 50, (len(ticks), elapsed)
+    # The ticker sleeps 1 ms a turn: with the GIL held through the loop's waits it would hardly run at all.
+    print(f"ticker: {len(ticks)} turns in {elapsed:.3f} s of measure()")
+    assert elapsed > 0.05
+    assert len(ticks) >= 0.2 * elapsed / 0.001, (len(ticks), elapsed)
 
 
 def test_findings_become_timing_warnings():

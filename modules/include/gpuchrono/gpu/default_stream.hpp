@@ -20,6 +20,8 @@
 // thread that started it (ScopedTimer in one scope does that).
 // With clang as the CUDA compiler, -fgpu-default-stream=per-thread does not define CUDA_API_PER_THREAD_DEFAULT_STREAM
 // (nvcc's --default-stream per-thread does): define it as well, or the runtime's API and this macro stay legacy.
+// Even then clang 19 launches <<<...>>> on stream 0 to the legacy stream (it calls cudaLaunchKernel, not the
+// per-thread variant): in clang-compiled CUDA, pass cudaStreamPerThread to the launch explicitly.
 #pragma once
 
 #include <cuda_runtime_api.h>
