@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from . import _gpuchrono
 from ._gpuchrono import Series, device_count, no_device_reason, kernel_method_available
-from ._streams import stream_handle, stream_context
+from ._streams import launcher, stream_handle, stream_context
 
 __all__ = [
     "measure", "compare", "Comparison", "kernel_timer", "event_timer", "host_timer", "write_report", "sweep",
@@ -107,8 +107,9 @@ def measure(fn: Callable, name: str = "measure", stream: Any = None, method: str
     _require_device()
     pass_stream = _takes_stream(fn)
 
+    call = launcher(fn, pass_stream)
     with stream_context(stream):
-        series = _gpuchrono._measure(fn, pass_stream, name, handle, method, cache, float(target_width),
+        series = _gpuchrono._measure(call, name, handle, method, cache, float(target_width),
                                      float(max_time), int(bytes_read), int(bytes_written))
     _warn(series.summary_findings, stacklevel=2)  # the measurements' findings, one per code, and the series'
     return series

@@ -43,3 +43,31 @@ def stream_context(stream: Any):
     if torch is not None and stream is not None and isinstance(stream, torch.cuda.Stream):
         return torch.cuda.stream(stream)
     return contextlib.nullcontext()
+
+
+def launcher(fn, pass_stream: bool):
+    """fn as the library calls it, with the handle of the stream the work must go to: measure()'s graph method
+    captures on a stream of its own. A callable that takes no stream launches on torch's or CuPy's current
+    stream, so that stream is made current around the call (an ExternalStream over the handle, made once each)."""
+    externals = {}
+
+    def current_streams(handle: int):
+        stack = contextlib.ExitStack()
+        torch = sys.modules.get("torch")
+        if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+            if ("torch", handle) not in externals:
+                externals[("torch", handle)] = (torch.cuda.ExternalStream(handle) if handle
+                                                else torch.cuda.default_stream())
+            stack.enter_context(torch.cuda.stream(externals[("torch", handle)]))
+        cupy = sys.modules.get("cupy")
+        if cupy is not None and handle:
+            if ("cupy", handle) not in externals:
+                externals[("cupy", handle)] = cupy.cuda.ExternalStream(handle)
+            stack.enter_context(externals[("cupy", handle)])
+        return stack
+
+    def call(handle: int):
+        with current_streams(handle):
+            return fn(handle) if pass_stream else fn()
+
+    return call

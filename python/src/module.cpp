@@ -130,18 +130,18 @@ gpuchrono::MeasureOptions measure_options(const std::string& method, const std::
     return o;
 }
 
-gpuchrono::Series run_measure(nb::callable fn, bool pass_stream, const std::string& name, std::uintptr_t stream,
+gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uintptr_t stream,
                               const gpuchrono::MeasureOptions& options) {
     std::optional<nb::python_error> raised;
-    nb::object stream_arg = nb::int_(stream);
     gpuchrono::Series series;
     {
         nb::gil_scoped_release unlocked;  // other Python threads run while the loop waits on the GPU
-        const gpuchrono::detail::LaunchFn launch = [&](cudaStream_t) {
+        // The stream measure() hands over (the graph method's capture stream, not always the user's) goes to fn;
+        // the package's wrapper makes it torch's and CuPy's current stream for callables that take none.
+        const gpuchrono::detail::LaunchFn launch = [&](cudaStream_t s) {
             nb::gil_scoped_acquire locked;
             try {
-                if (pass_stream) fn(stream_arg);
-                else fn();
+                fn(nb::int_(reinterpret_cast<std::uintptr_t>(s)));
             } catch (nb::python_error& e) {
                 raised.emplace(std::move(e));
                 throw CallableFailed();
@@ -208,12 +208,12 @@ NB_MODULE(_gpuchrono, m) {
             return "<gpuchrono.Series '" + s.name() + "', " + std::to_string(s.size()) + " samples>";
         });
 
-    m.def("_measure", [](nb::callable fn, bool pass_stream, const std::string& name, std::uintptr_t stream,
+    m.def("_measure", [](nb::callable fn, const std::string& name, std::uintptr_t stream,
                          const std::string& method, const std::string& cache, double target_width, double max_time_s,
                          std::uint64_t bytes_read, std::uint64_t bytes_written) {
-        return run_measure(std::move(fn), pass_stream, name, stream,
+        return run_measure(std::move(fn), name, stream,
                            measure_options(method, cache, target_width, max_time_s, bytes_read, bytes_written));
-    }, "fn"_a, "pass_stream"_a, "name"_a, "stream"_a, "method"_a, "cache"_a, "target_width"_a, "max_time_s"_a,
+    }, "fn"_a, "name"_a, "stream"_a, "method"_a, "cache"_a, "target_width"_a, "max_time_s"_a,
        "bytes_read"_a, "bytes_written"_a);
 
     m.def("_check_options", [](const std::string& method, const std::string& cache, double target_width, double max_time_s) {

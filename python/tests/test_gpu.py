@@ -132,3 +132,38 @@ def test_cupy_stream():
 
     s = gpuchrono.measure(work, name="cupy sqrt", stream=stream, method="kernel")
     assert s.median_ns > 0
+
+
+def test_a_callable_that_cannot_be_captured_is_refused_by_the_graph_method():
+    torch = pytest.importorskip("torch")
+    x = torch.ones(16, device="cuda")
+
+    def synchronises():
+        x.add_(1)
+        torch.cuda.synchronize()  # not allowed inside a stream capture
+
+    with pytest.raises(RuntimeError, match="captur"):
+        gpuchrono.measure(synchronises, name="sync inside", method="graph")
+    s = gpuchrono.measure(lambda: x.add_(1), name="after the refusal", method="graph")  # the loop is left clean
+    assert len(s.samples_ns) > 0
+
+
+def test_another_cupti_subscriber_makes_auto_fall_back_and_says_why():
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+
+    # A process of its own: CUPTI's one subscriber is taken by torch.profiler before gpuchrono asks for it.
+    program = (
+        "import torch, gpuchrono\n"
+        "from gpuchrono._gpuchrono import _testing\n"
+        "torch.zeros(1, device='cuda')\n"
+        "with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]):\n"
+        "    s = gpuchrono.measure(lambda stream: _testing.spin(10_000, stream), name='spin')\n"
+        "    print('METHOD', s.method)\n"
+        "    print('NOTE', s.record['method_note'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "METHOD graph" in out.stdout, out.stdout
+    assert "CUPTI is taken by another tool" in out.stdout, out.stdout
