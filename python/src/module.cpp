@@ -150,6 +150,9 @@ gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uin
         try {
             series = gpuchrono::detail::measure_erased(name, as_stream(stream), launch, true, options,
                                                        std::source_location::current());
+            // The automatic method may have refused a method whose set-up called fn and fell back to another
+            // that succeeded: the exception fn raised then belongs to the refused method, not to the result.
+            raised.reset();
         } catch (const CallableFailed&) {
         }
     }
