@@ -1,5 +1,6 @@
 # Hardware metrics (issue 23): the metric names (ready sets, close-name suggestions) and the roofline arithmetic.
 # Device-free so far; headers in include/gpuchrono/metrics/, installed with the others.
 target_sources(gpuchrono PRIVATE
+  src/metrics/kernel_metrics.cpp
   src/metrics/metric_catalogue.cpp
   src/metrics/roofline_math.cpp)

@@ -6,10 +6,12 @@
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/stopping_rule.hpp>
+#include <gpuchrono/metrics/kernel_metrics.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace gpuchrono {
@@ -45,6 +47,10 @@ struct MeasureRecord {
     std::uint64_t bytes_per_call = 0;  // read + written, as declared
     std::uint64_t items_per_call = 0;
     double peak_bytes_per_second = std::numeric_limits<double>::quiet_NaN();  // from the device's attributes
+
+    // Hardware metrics of the callable's kernels, taken in replays of their own after the timing samples
+    // (MeasureOptions::metrics); absent when none were asked for.
+    std::optional<metrics::MetricsResult> kernel_metrics;
 
     bool converged() const noexcept { return stop_reason == StopReason::converged; }
     // Declared bytes (items) over the median; NaN when none were declared or there is no median.

@@ -14,6 +14,7 @@
 #include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
+#include <gpuchrono/metrics/kernel_metrics.hpp>
 #include <gpuchrono/stats/stats.hpp>
 
 #include <cstddef>
@@ -100,6 +101,7 @@ struct SampleSeries {
     Stats stats;
     Findings findings;
     std::optional<MeasureSummary> measure;  // present for series taken by measure()
+    std::optional<metrics::MetricsResult> kernel_metrics;  // hardware metrics per kernel, when they were collected
 };
 
 // Builds a SampleSeries and its Stats from durations.
