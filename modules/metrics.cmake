@@ -4,3 +4,6 @@ target_sources(gpuchrono PRIVATE
   src/metrics/kernel_metrics.cpp
   src/metrics/metric_catalogue.cpp
   src/metrics/roofline_math.cpp)
+target_sources(gpuchrono PRIVATE
+  src/metrics/device_peaks.cpp
+  src/metrics/roofline_points.cpp)
