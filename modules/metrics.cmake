@@ -6,4 +6,9 @@ target_sources(gpuchrono PRIVATE
   src/metrics/roofline_math.cpp)
 target_sources(gpuchrono PRIVATE
   src/metrics/device_peaks.cpp
-  src/metrics/roofline_points.cpp)
+  src/metrics/roofline_points.cpp
+  src/testing/metric_checks.cpp
+  src/report/kernel_metrics_json.cpp
+  src/report/kernel_metrics_text.cpp
+  src/report/kernel_metrics_csv.cpp
+  src/report/roofline_svg.cpp)

@@ -21,6 +21,10 @@
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_FINDING(series, code)      the series carries that finding code
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_NOT_SLOWER(base, candidate[, options])   compare()'s verdict is not "slower"
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_FASTER(base, candidate[, options])       compare()'s verdict is "faster"
+//   GPUCHRONO_{CHECK,REQUIRE,WARN}_METRIC(source, "metric.name", bound, limit[, "kernel"])
+//       every launch of the kernel has the hardware metric within the bound; source is a metrics::MetricsResult
+//       or a Series measure() took with MeasureOptions::metrics; bound is less_than, less_equal, greater_than or
+//       greater_equal; e.g. GPUCHRONO_CHECK_METRIC(series, "dram__bytes_read.sum", less_than, 300e6).
 // The comparisons use compare()'s verdict with its confidence interval, never a ratio of two medians; options
 // are a CompareOptions, e.g. GPUCHRONO_CHECK_NOT_SLOWER(before, after, {.threshold = 0.05}).
 //
@@ -32,6 +36,7 @@
 #include <gpuchrono/testing/check_result.hpp>
 #include <gpuchrono/testing/comparison_checks.hpp>
 #include <gpuchrono/testing/findings_checks.hpp>
+#include <gpuchrono/testing/metric_checks.hpp>
 
 // Evaluates the check once, then hands its verdict and message to the Boost.Test tool.
 #define GPUCHRONO_DETAIL_BOOST_TOOL(tool, ...)                                          \
@@ -67,3 +72,14 @@
     GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_REQUIRE_MESSAGE, ::gpuchrono::check_faster(__VA_ARGS__))
 #define GPUCHRONO_WARN_FASTER(...) \
     GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_WARN_MESSAGE, ::gpuchrono::check_faster(__VA_ARGS__))
+
+// The bound is a bare word (less_than, ...) so a test reads like the sentence it checks.
+#define GPUCHRONO_CHECK_METRIC(source, metric, bound, ...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_CHECK_MESSAGE,       \
+                                ::gpuchrono::check_metric(source, metric, ::gpuchrono::MetricBound::bound, __VA_ARGS__))
+#define GPUCHRONO_REQUIRE_METRIC(source, metric, bound, ...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_REQUIRE_MESSAGE,       \
+                                ::gpuchrono::check_metric(source, metric, ::gpuchrono::MetricBound::bound, __VA_ARGS__))
+#define GPUCHRONO_WARN_METRIC(source, metric, bound, ...) \
+    GPUCHRONO_DETAIL_BOOST_TOOL(BOOST_WARN_MESSAGE,       \
+                                ::gpuchrono::check_metric(source, metric, ::gpuchrono::MetricBound::bound, __VA_ARGS__))

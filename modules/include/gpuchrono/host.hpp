@@ -22,3 +22,6 @@
 #include <gpuchrono/testing/check_result.hpp>
 #include <gpuchrono/testing/comparison_checks.hpp>
 #include <gpuchrono/testing/findings_checks.hpp>
+#include <gpuchrono/testing/metric_checks.hpp>
+#include <gpuchrono/metrics/device_peaks.hpp>
+#include <gpuchrono/metrics/roofline_points.hpp>

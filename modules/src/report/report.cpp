@@ -101,6 +101,7 @@ SampleSeries make_series(const Series& series, std::source_location where) {
         m.peak_bytes_per_second = r->peak_bytes_per_second;
         m.items_per_second = r->items_per_second();
         s.measure = std::move(m);
+        s.kernel_metrics = r->kernel_metrics;  // the hardware metrics measure() took in replays of their own
     }
     return s;
 }

@@ -2,6 +2,8 @@
 
 #include <gpuchrono/report/chrome_trace.hpp>
 #include <gpuchrono/report/csv.hpp>
+#include <gpuchrono/report/kernel_metrics_csv.hpp>
+#include <gpuchrono/report/roofline_svg.hpp>
 #include <gpuchrono/report/report_json.hpp>
 #include <gpuchrono/report/svg.hpp>
 #include <gpuchrono/report/sweep_svg.hpp>
@@ -50,6 +52,10 @@ std::vector<WrittenFile> write_report_files(const Report& report, const std::fil
     put("report.txt", text, "the report as text");
     for (const CsvTable table : all_csv_tables)
         put(std::string(to_string(table)) + ".csv", render_csv(report, table), std::string(to_string(table)) + " table (CSV)");
+    if (has_kernel_metrics(report)) {
+        put("kernel_metrics.csv", render_kernel_metrics_csv(report), "hardware metrics per kernel launch (CSV)");
+        put("roofline.csv", render_roofline_csv(report), "roofline points with the device peaks (CSV)");
+    }
 
     std::set<std::string> used;
     std::vector<std::pair<std::string, std::string>> pictures;  // (file, caption)
@@ -61,6 +67,13 @@ std::vector<WrittenFile> write_report_files(const Report& report, const std::fil
             put(name, render_timeline_svg(t, {.device_name = report.device.name}), "per-block timeline: " + t.name + " (SVG)");
             pictures.emplace_back(name, e.title + ": " + t.name);
             ++timelines;
+        }
+        for (const SampleSeries& s : e.series) {
+            if (!s.kernel_metrics || !can_draw_roofline(*s.kernel_metrics)) continue;
+            const std::string title = "Roofline: " + s.name;
+            const std::string name = unique(used, "roofline-" + slug(e.id) + "-" + slug(s.name), ".svg");
+            put(name, render_roofline_svg(*s.kernel_metrics, {.title = title}), "roofline chart: " + s.name + " (SVG)");
+            pictures.emplace_back(name, e.title + ": " + title);
         }
         for (const Sweep& s : e.sweeps) {
             const std::string name = unique(used, "sweep-" + slug(e.id) + "-" + slug(s.name), ".svg");

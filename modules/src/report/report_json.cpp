@@ -1,6 +1,7 @@
 #include <gpuchrono/report/report_json.hpp>
 
 #include "json_writer.hpp"
+#include "kernel_metrics_json.hpp"
 #include "utf8.hpp"
 #include "../distributed/rank_section_json.hpp"
 
@@ -133,6 +134,7 @@ Json series_json(const SampleSeries& s) {
         {"findings", findings_json(s.findings)},
     });
     if (s.measure) out["measure"] = measure_json(*s.measure);  // only for series measure() took
+    if (s.kernel_metrics) out["kernel_metrics"] = detail::kernel_metrics_json(*s.kernel_metrics);  // when collected
     return out;
 }
 
@@ -485,6 +487,8 @@ SampleSeries read_series(const Reader& r) {
         x.items_per_second = mr.number("items_per_second");
         s.measure = std::move(x);
     }
+    if (const Json* k = r.find("kernel_metrics"); k && !k->is_null())
+        s.kernel_metrics = detail::read_kernel_metrics(*k, r.child("kernel_metrics"));
     return s;
 }
 

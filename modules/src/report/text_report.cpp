@@ -1,5 +1,6 @@
 #include <gpuchrono/report/text_report.hpp>
 
+#include <gpuchrono/report/kernel_metrics_text.hpp>
 #include <gpuchrono/report/text_table.hpp>
 #include <gpuchrono/report/timeline_summary.hpp>
 #include <gpuchrono/report/units.hpp>
@@ -341,6 +342,10 @@ std::string render_experiment_text(const Experiment& e, int number) {
     section(out, "Results", metrics_text(e, indent));
     section(out, "Samples (per series; units per column)", series_text(e, indent));
     section(out, "How measure() took them", measure_text(e, indent));
+    for (const SampleSeries& s : e.series)
+        if (s.kernel_metrics)
+            section(out, "Hardware metrics of \"" + s.name + "\" (ncu's names: check any with ncu --metrics <name>)",
+                    render_kernel_metrics_text(*s.kernel_metrics, indent));
     section(out, "Per-block records (times on %globaltimer; cycles on clock64 of the block's own SM; net = cycles at the measured clock)",
             timelines_text(e, indent));
     for (const Sweep& s : e.sweeps) section(out, "Sweep", sweep_text(s, indent));

@@ -6,6 +6,8 @@
 //   timeline-<experiment>-<kernel>.svg   one per-block timeline per Timeline
 //   trace.json                   all timelines as Chrome trace events (open in https://ui.perfetto.dev)
 //   sweep-<experiment>-<sweep>.svg       one plot per Sweep
+//   kernel_metrics.csv roofline.csv      hardware metrics, when a series carries them (kernel_metrics_csv.hpp)
+//   roofline-<experiment>-<series>.svg   one roofline chart per series with roofline points and peaks
 //   index.html                   the text report and every picture on one page, for a browser
 //
 // gpuchrono-report does the same from a saved report.json, so a run taken on a GPU machine renders anywhere.
