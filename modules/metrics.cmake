@@ -11,4 +11,5 @@ target_sources(gpuchrono PRIVATE
   src/report/kernel_metrics_json.cpp
   src/report/kernel_metrics_text.cpp
   src/report/kernel_metrics_csv.cpp
-  src/report/roofline_svg.cpp)
+  src/report/roofline_svg.cpp
+  src/measure/metric_comparison.cpp)

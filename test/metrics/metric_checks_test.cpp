@@ -27,7 +27,7 @@ gm::MetricsResult copy_result() {
 
 gpuchrono::Series measured_series(std::optional<gm::MetricsResult> metrics) {
     gpuchrono::Series s("copy");
-    s.add(gpuchrono::Measurement::completed("event", gpuchrono::Duration::from_us(180), 0));
+    for (int i = 0; i < 12; ++i) s.add(gpuchrono::Measurement::completed("event", gpuchrono::Duration::from_us(180), 0));
     auto record = std::make_shared<gpuchrono::MeasureRecord>();
     record->kernel_metrics = std::move(metrics);
     s.set_measure_record(record);

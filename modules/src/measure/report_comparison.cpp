@@ -57,7 +57,7 @@ ReportComparison compare_reports(const report::Report& base, const report::Repor
     ReportComparison out;
     for (const report::Experiment& e : base.experiments) {
         for (const report::SampleSeries& a : e.series) {
-            SeriesComparison row{e.id, a.name, std::nullopt, {}};
+            SeriesComparison row{e.id, a.name, std::nullopt, {}, std::nullopt};
             const auto key = std::pair{e.id, a.name};
             if (!seen.insert(key).second) {
                 row.problem = "the base report holds this series twice";
@@ -76,6 +76,8 @@ ReportComparison compare_reports(const report::Report& base, const report::Repor
                     c.name_a = c.name_b = a.name;
                     c.notes = std::move(notes);
                     row.comparison = std::move(c);
+                    if (a.kernel_metrics && found->second->kernel_metrics)
+                        row.metrics = compare_kernel_metrics(*a.kernel_metrics, *found->second->kernel_metrics);
                 } catch (const std::exception& refused) {
                     row.problem = refused.what();
                 }
@@ -85,7 +87,8 @@ ReportComparison compare_reports(const report::Report& base, const report::Repor
     }
     for (const report::Experiment& e : next.experiments)
         for (const report::SampleSeries& s : e.series)
-            if (!seen.count({e.id, s.name})) out.rows.push_back({e.id, s.name, std::nullopt, "only in the new report"});
+            if (!seen.count({e.id, s.name}))
+                out.rows.push_back({e.id, s.name, std::nullopt, "only in the new report", std::nullopt});
     return out;
 }
 
@@ -112,6 +115,15 @@ std::string render_comparison(const ReportComparison& c, const CompareOptions& o
                        to_string(x.verdict)});
         ++counts[static_cast<int>(x.verdict)];
         for (const std::string& n : x.notes) remarks.push_back(name + ": " + n);
+        if (r.metrics) {
+            for (const MetricChange& m : r.metrics->changes)
+                remarks.push_back(name + ", kernel " + m.kernel + (m.launch ? " #" + std::to_string(m.launch) : std::string()) +
+                                  ": " + describe(m));
+            if (r.metrics->unchanged)
+                remarks.push_back(name + ": " + std::to_string(r.metrics->unchanged) + " other hardware metric" +
+                                  (r.metrics->unchanged == 1 ? "" : "s") + " within 1%");
+            for (const std::string& u : r.metrics->unmatched) remarks.push_back(name + ": metrics of " + u);
+        }
     }
     std::string out = table.render("  ");
     for (const std::string& r : remarks) out += "  " + r + "\n";

@@ -27,6 +27,13 @@ std::string scaled(double v, const char* unit) {
     return format_number(x, 3) + " " + prefixes[i] + unit;
 }
 
+// Counters in full ("268445184"): a byte count cut to three digits cannot be checked against ncu's.
+std::string metric_value(double v) {
+    if (std::isnan(v)) return "not measured";
+    if (std::trunc(v) == v && std::fabs(v) < 1e15) return format_fixed(v, 0);
+    return format_number(v, 4);
+}
+
 }  // namespace
 
 std::string render_peaks_text(const metrics::DevicePeaks& p, const std::string& indent) {
@@ -63,7 +70,7 @@ std::string render_kernel_metrics_text(const metrics::MetricsResult& r, const st
         for (const metrics::KernelMetrics& k : r.kernels)
             for (const metrics::MetricValue& v : k.values)
                 t.row({k.kernel, std::to_string(k.launch), v.name,
-                       std::isnan(v.value) ? std::string("not measured") : format_number(v.value, 6), v.unit});
+                       metric_value(v.value), v.unit});
         out += t.render(indent);
     }
     if (r.peaks) out += render_peaks_text(*r.peaks, indent);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gpuchrono/measure/compare.hpp>
+#include <gpuchrono/measure/metric_comparison.hpp>
 #include <gpuchrono/report/report.hpp>
 
 #include <optional>
@@ -16,6 +17,8 @@ struct SeriesComparison {
     std::string series;      // series name
     std::optional<Comparison> comparison;  // empty when it could not be compared
     std::string problem;     // why not: "only in the base report", "refused: ...", "no samples in ..."
+    // When both series carry hardware metrics: how each kernel's metrics moved (metric_comparison.hpp).
+    std::optional<MetricComparison> metrics;
 };
 
 struct ReportComparison {
@@ -32,7 +35,8 @@ SeriesOrigin origin_of(const report::Report& r, const report::SampleSeries& s);
 ReportComparison compare_reports(const report::Report& base, const report::Report& next, const CompareOptions& options = {});
 
 // One row per series: median before, after, change with its interval, p-value, verdict; then the notes and
-// problems. Ends with a line counting the verdicts.
+// problems, and under them the hardware-metric changes of series whose reports both carry metrics (changes of
+// 1% or more, or 1 point for percentages). Ends with a line counting the verdicts.
 std::string render_comparison(const ReportComparison& c, const CompareOptions& options = {});
 
 }  // namespace gpuchrono
