@@ -107,7 +107,15 @@ using gpuchrono::check_finding;
 using gpuchrono::check_no_findings;
 using gpuchrono::check_not_slower;
 using gpuchrono::CheckResult;
+using gpuchrono::check_metric;
+using gpuchrono::MetricBound;
 }  // namespace gpuchrono
+
+// Hardware metrics: the device's peaks and the roofline points of a collection (docs/metrics.md)
+export namespace gpuchrono::metrics {
+using gpuchrono::metrics::device_peaks;
+using gpuchrono::metrics::roofline_points;
+}  // namespace gpuchrono::metrics
 
 // Lazy views over per-block samples (host only: range-v3)
 export namespace gpuchrono::views {
