@@ -37,13 +37,14 @@ std::string metric_value(double v) {
 }  // namespace
 
 std::string render_peaks_text(const metrics::DevicePeaks& p, const std::string& indent) {
-    std::string out = indent + "peaks of device " + std::to_string(p.device) + " (" +
+    const std::string line = "peaks of device " + std::to_string(p.device) + " (" +
                       (p.device_name.empty() ? std::string("unnamed") : p.device_name) + ", compute " +
                       std::to_string(p.compute_major) + "." + std::to_string(p.compute_minor) + ", " +
                       std::to_string(p.sm_count) + " SMs at " +
                       (std::isnan(p.sm_clock_mhz) ? std::string("an unknown clock") : format_number(p.sm_clock_mhz, 4) + " MHz") +
                       "): FP32 " + scaled(p.fp32_flops_per_second, "FLOP/s") + ", FP64 " +
-                      scaled(p.fp64_flops_per_second, "FLOP/s") + ", DRAM " + scaled(p.dram_bytes_per_second, "B/s") + "\n";
+                      scaled(p.fp64_flops_per_second, "FLOP/s") + ", DRAM " + scaled(p.dram_bytes_per_second, "B/s");
+    std::string out = wrap(line, text_width, indent);
     if (!p.source.empty()) out += wrap("derived: " + p.source, text_width, indent + "  ");
     return valid_utf8(out);
 }
