@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +25,13 @@ std::string si(double v) {
         ++i;
     }
     return format_number(v, 3) + (i ? std::string(" ") + prefixes[i] : std::string());
+}
+
+// Axis labels of a log axis: "0.001", "100", "1e+06" (printf's %g: six digits absorb the rounding of the ticks).
+std::string tick_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
 }
 
 }  // namespace
@@ -97,7 +105,7 @@ std::string render_roofline_svg(const metrics::MetricsResult& r, const RooflineS
         if (t < xmin || t > xmax) continue;
         out += "<line x1=\"" + coord(x_of(t)) + "\" y1=\"" + coord(top) + "\" x2=\"" + coord(x_of(t)) + "\" y2=\"" +
                coord(top + plot_h) + "\" stroke=\"#eee\"/>\n<text x=\"" + coord(x_of(t)) + "\" y=\"" + coord(top + plot_h + 18) +
-               "\" font-size=\"11\" text-anchor=\"middle\">" + escape(format_number(t, 3)) + "</text>\n";
+               "\" font-size=\"11\" text-anchor=\"middle\">" + escape(tick_text(t)) + "</text>\n";
     }
     for (double t : svg::log_ticks(ymin, ymax, false)) {
         if (t < ymin || t > ymax) continue;
@@ -122,8 +130,10 @@ std::string render_roofline_svg(const metrics::MetricsResult& r, const RooflineS
                escape(std::string(roof.name) + " roof " + si(roof.flops) + "FLOP/s, ridge at " + format_number(ridge, 3) +
                       " FLOP/byte") +
                "</title></polyline>\n";
-        out += "<text x=\"" + coord(left + plot_w - 4) + "\" y=\"" + coord(y_of(roof.flops) - 5) +
-               "\" font-size=\"11\" text-anchor=\"end\">" + escape(std::string(roof.name) + " peak " + si(roof.flops) + "FLOP/s") +
+        // Beside the ridge, above the highest roof and below the lower ones, clear of points far to the right.
+        const bool highest = roof.flops >= std::max(roofs.front().flops, roofs.back().flops);
+        out += "<text x=\"" + coord(x_of(ridge) + 6) + "\" y=\"" + coord(y_of(roof.flops) + (highest ? -6 : 14)) +
+               "\" font-size=\"11\">" + escape(std::string(roof.name) + " peak " + si(roof.flops) + "FLOP/s") +
                "</text>\n";
     }
     const double label_x = std::max(xmin, ymin / bw) * 3;
