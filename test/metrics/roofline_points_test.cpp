@@ -97,6 +97,17 @@ BOOST_AUTO_TEST_CASE(dram_bytes_sum_stands_in_for_read_plus_write_and_units_scal
     BOOST_TEST(points[0].intensity == 1.0);
 }
 
+BOOST_AUTO_TEST_CASE(no_unit_means_nvpw_base_units) {
+    gm::MetricsResult r;
+    r.peaks = peaks();
+    r.kernels.push_back(kernel("k", 0, 0, 1e6, 0, 1e6, 0, 1000));
+    for (gm::MetricValue& v : r.kernels[0].values) v.unit.clear();
+    const auto points = gm::roofline_points(r);
+    BOOST_TEST_REQUIRE(points.size() == 1u);
+    BOOST_TEST(points[0].dram_bytes == 1e6);
+    BOOST_TEST(points[0].seconds == 1e-6, tt::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(launches_without_the_counters_are_named_in_a_note) {
     gm::MetricsResult r;
     r.peaks = peaks();

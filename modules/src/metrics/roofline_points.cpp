@@ -21,9 +21,11 @@ constexpr std::string_view write_name = "dram__bytes_write.sum";
 constexpr std::string_view bytes_name = "dram__bytes.sum";
 constexpr std::string_view time_name = "gpu__time_duration.sum";
 
-// Seconds per unit of a duration metric as NVPW names units ("nsecond") or as people do ("ns").
+// Seconds per unit of a duration metric as NVPW names units ("nsecond") or as people do ("ns"). No unit: the
+// value as NVPW evaluates it, whose base unit for gpu__time_duration is the nanosecond (and the byte for
+// dram__bytes_*), so a collector that leaves the unit empty still gets its point.
 std::optional<double> seconds_per(std::string_view unit) {
-    if (unit == "nsecond" || unit == "ns") return 1e-9;
+    if (unit.empty() || unit == "nsecond" || unit == "ns") return 1e-9;
     if (unit == "usecond" || unit == "us") return 1e-6;
     if (unit == "msecond" || unit == "ms") return 1e-3;
     if (unit == "second" || unit == "s") return 1.0;
@@ -31,7 +33,7 @@ std::optional<double> seconds_per(std::string_view unit) {
 }
 
 std::optional<double> bytes_per(std::string_view unit) {
-    if (unit == "byte" || unit == "bytes" || unit == "B") return 1.0;
+    if (unit.empty() || unit == "byte" || unit == "bytes" || unit == "B") return 1.0;
     if (unit == "Kbyte" || unit == "KB") return 1e3;
     if (unit == "Mbyte" || unit == "MB") return 1e6;
     if (unit == "Gbyte" || unit == "GB") return 1e9;
