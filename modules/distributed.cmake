@@ -6,6 +6,7 @@ target_sources(gpuchrono PRIVATE
     src/distributed/device_identity.cpp
     src/distributed/clock_anchor.cpp
     src/distributed/scope_log.cpp
+    src/distributed/report_section.cpp
     src/distributed/rank_section_json.cpp
     src/distributed/clock_alignment.cpp
     src/distributed/straggler_analysis.cpp

@@ -88,6 +88,9 @@ int main(int argc, char** argv) try {
             const auto job = gpuchrono::distributed::merge_rank_reports(files, {dir / "trace.json"});
             gpuchrono::distributed::save_job(job, dir / "job.json");
             const bool named = shape.late_rank < 0 || job.stragglers.at(0).steps.at(3).last_rank == shape.late_rank;
+            std::printf("merge held at most %llu activities at once (the largest rank's), kept %llu NCCL kernels across ranks\n",
+                        static_cast<unsigned long long>(job.peak_activities_held), static_cast<unsigned long long>(job.nccl_kernels_kept));
+            std::fflush(stdout);
             _exit(named ? 0 : 3);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "bench_merge_scale: merge failed: %s\n", e.what());

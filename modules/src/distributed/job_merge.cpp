@@ -168,6 +168,7 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
             e.activities.clear();
         }
         state.merged.activities = all.size();
+        job.peak_activities_held = std::max<std::uint64_t>(job.peak_activities_held, all.size());
         {
             std::set<int> unnamed;
             for (const KernelActivity& a : all)
@@ -218,6 +219,7 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
                 }
             }
         }
+        job.nccl_kernels_kept += state.nccl.size();
         ranks.push_back(std::move(state));
     }
 

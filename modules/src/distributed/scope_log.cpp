@@ -7,11 +7,15 @@ namespace gpuchrono::distributed {
 
 ScopeLog::ScopeLog(bool with_cupti) : ScopeLog(identity_from_environment(), with_cupti) {}
 
-ScopeLog::ScopeLog(RankIdentity identity, bool with_cupti) : with_cupti_(with_cupti) {
+RankSection start_rank_section(RankIdentity identity, bool with_cupti) {
     validate(identity);
-    section_.identity = std::move(identity);
-    section_.anchors.push_back(take_clock_anchor(with_cupti_));
+    RankSection section;
+    section.identity = std::move(identity);
+    section.anchors.push_back(take_clock_anchor(with_cupti));
+    return section;
 }
+
+ScopeLog::ScopeLog(RankIdentity identity, bool with_cupti) : section_(start_rank_section(std::move(identity), with_cupti)), with_cupti_(with_cupti) {}
 
 ScopeLog::Scope::Scope(ScopeLog& log, std::string name, int device, std::uint64_t bytes) : log_(log) {
     event_.name = std::move(name);

@@ -4,12 +4,15 @@
 #include "utf8.hpp"
 #include "../distributed/rank_section_json.hpp"
 
+#include <gpuchrono/distributed/report_section.hpp>
+
 #include <cerrno>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -133,6 +136,17 @@ Json series_json(const SampleSeries& s) {
         {"findings", findings_json(s.findings)},
     });
     if (s.measure) out["measure"] = measure_json(*s.measure);  // only for series measure() took
+    if (!s.devices.empty()) {
+        Json devices = Json::array();
+        for (const int d : s.devices) devices.push_back(d);
+        out["devices"] = std::move(devices);
+    }
+    if (!s.device_busy.empty()) {
+        Json busy = Json::array();
+        for (const DeviceBusy& b : s.device_busy)
+            busy.push_back(object({{"device", b.device}, {"busy_ns", b.busy_ns}, {"span_ns", b.span_ns}, {"activities", b.activities}}));
+        out["device_busy"] = std::move(busy);
+    }
     return out;
 }
 
@@ -485,6 +499,26 @@ SampleSeries read_series(const Reader& r) {
         x.items_per_second = mr.number("items_per_second");
         s.measure = std::move(x);
     }
+    // Both absent in files written before every series named its devices: empty then.
+    r.each("devices", [&](const Json& v, const std::string& path) {
+        const std::int64_t d = as_int64(v, path);
+        if (d < 0 || d > std::numeric_limits<int>::max()) fail(path, std::to_string(d) + " is not a device ordinal");
+        s.devices.push_back(static_cast<int>(d));
+    });
+    r.each("device_busy", [&](const Json& v, const std::string& path) {
+        const Reader b(v, path);
+        DeviceBusy x;
+        const std::int64_t d = b.integer("device", -1);
+        if (d < -1 || d > std::numeric_limits<int>::max()) fail(b.child("device"), std::to_string(d) + " is not a device ordinal");
+        x.device = static_cast<int>(d);
+        x.busy_ns = b.integer("busy_ns", 0);
+        x.span_ns = b.integer("span_ns", 0);
+        x.activities = b.unsigned_integer("activities");
+        if (x.busy_ns < 0 || x.span_ns < x.busy_ns)
+            fail(path, "busy_ns " + std::to_string(x.busy_ns) + " and span_ns " + std::to_string(x.span_ns) +
+                           " cannot be true (0 <= busy <= span)");
+        s.device_busy.push_back(x);
+    });
     return s;
 }
 
@@ -795,10 +829,14 @@ std::string to_json(const Report& report) {
         {"created_utc", report.created_utc},
         {"host", report.host},
         {"device", device_json(report.device)},
-        {"notes", strings_json(report.notes)},
+        {"notes", Json()},
         {"experiments", std::move(experiments)},
     });
-    if (report.distributed) document["distributed"] = distributed::detail::rank_section_json(*report.distributed);
+    // A section new_report() started is finished here (end anchor, devices): its notes say what could not be.
+    std::vector<std::string> notes = report.notes;
+    if (const auto section = distributed::finished_report_section(report, notes))
+        document["distributed"] = distributed::detail::rank_section_json(*section);
+    document["notes"] = strings_json(notes);
     return detail::write_json(document);
 }
 

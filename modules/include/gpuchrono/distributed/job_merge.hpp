@@ -48,6 +48,11 @@ struct MergedJob {
     std::vector<ScopeStragglers> stragglers;  // one per scope name any rank went through
     std::vector<CollectiveSplit> collectives;  // NCCL kernels: wait versus transfer per rank
     std::vector<std::string> notes;
+    // What bounds the merge's memory, for the scale test and bench: the most activities it held at once (the
+    // largest rank's: each rank's go to the spill file before the next rank is read) and the NCCL kernels it
+    // keeps across ranks (start, end, name: for the wait/transfer split).
+    std::uint64_t peak_activities_held = 0;
+    std::uint64_t nccl_kernels_kept = 0;
 };
 
 struct MergeOptions {

@@ -38,6 +38,10 @@ struct RankSection {
     friend bool operator==(const RankSection&, const RankSection&) = default;
 };
 
+// The section a process starts with: `identity` validated (IdentityError), a start anchor taken (with CUPTI's
+// clock when with_cupti and CUPTI loads). ScopeLog and report::new_report() both begin with it.
+RankSection start_rank_section(RankIdentity identity, bool with_cupti);
+
 // Records named scopes of one process (thread-safe). Typical use:
 //
 //     gpuchrono::distributed::ScopeLog log;           // identity from the launcher, start anchor taken
