@@ -172,7 +172,7 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
         {
             std::set<int> unnamed;
             for (const KernelActivity& a : all)
-                if (std::none_of(state.section.devices.begin(), state.section.devices.end(), [&](const DeviceIdentity& d) { return d.index == a.device; }))
+                if (!names_device(state.section, a.device))
                     unnamed.insert(a.device);
             for (const int d : unnamed)
                 job.notes.push_back("rank " + std::to_string(id.rank) + ": activities ran on device " + std::to_string(d) +

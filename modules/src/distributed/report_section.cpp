@@ -29,7 +29,7 @@ std::optional<RankSection> finished_report_section(const report::Report& report,
         std::any_of(report.experiments.begin(), report.experiments.end(), [](const report::Experiment& e) { return !e.activities.empty(); });
     section.anchors.push_back(take_clock_anchor(has_activities));
     for (const int index : devices_of(report)) {
-        if (std::any_of(section.devices.begin(), section.devices.end(), [&](const DeviceIdentity& d) { return d.index == index; })) continue;
+        if (names_device(section, index)) continue;
         try {
             section.devices.push_back(describe_device_identity(index));
         } catch (const CudaError& e) {

@@ -7,6 +7,10 @@ namespace gpuchrono::distributed {
 
 ScopeLog::ScopeLog(bool with_cupti) : ScopeLog(identity_from_environment(), with_cupti) {}
 
+bool names_device(const RankSection& section, int index) noexcept {
+    return std::any_of(section.devices.begin(), section.devices.end(), [&](const DeviceIdentity& d) { return d.index == index; });
+}
+
 RankSection start_rank_section(RankIdentity identity, bool with_cupti) {
     validate(identity);
     RankSection section;
@@ -31,8 +35,7 @@ ScopeLog::Scope::~Scope() {
 
 void ScopeLog::add_device(int index) {
     const std::lock_guard lock(mutex_);
-    const bool known = std::any_of(section_.devices.begin(), section_.devices.end(), [&](const DeviceIdentity& d) { return d.index == index; });
-    if (!known) section_.devices.push_back(describe_device_identity(index));
+    if (!names_device(section_, index)) section_.devices.push_back(describe_device_identity(index));
 }
 
 ScopeLog::Scope ScopeLog::scope(std::string name, int device, std::uint64_t bytes) {
