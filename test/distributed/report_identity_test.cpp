@@ -337,3 +337,52 @@ BOOST_AUTO_TEST_CASE(the_merge_holds_one_ranks_activities_at_a_time) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(distributed_streamed_activities)
+
+// The merge's reader hands activities out as they are read: the same records as load_report's, in file
+// order, the report left without them, and a bad activity refused with its path counted as if it had stayed.
+BOOST_AUTO_TEST_CASE(streamed_activities_equal_the_loaded_ones_and_errors_name_the_member) {
+    const auto dir = scratch("stream");
+    synthetic::JobShape j;
+    j.activities_per_rank = 25;
+    j.kernel_per_step = true;
+    gr::Report r = synthetic::rank_report(j, 1, {0, 0.0});
+    gr::Experiment second;
+    second.id = "second";
+    second.activities = {activity(1, 3, 10, 20)};
+    r.experiments.push_back(second);
+    gr::save_report(r, dir / "rank.json");
+
+    const gr::Report loaded = gr::load_report(dir / "rank.json");
+    std::vector<gpuchrono::KernelActivity> streamed;
+    const gr::Report rest = gr::load_report_streaming_activities(dir / "rank.json", [&](gpuchrono::KernelActivity&& a) { streamed.push_back(std::move(a)); });
+    std::vector<gpuchrono::KernelActivity> expected;
+    for (const auto& e : loaded.experiments) expected.insert(expected.end(), e.activities.begin(), e.activities.end());
+    BOOST_TEST(expected.size() == 25u + 10u + 1u);
+    BOOST_TEST((streamed == expected));
+    BOOST_REQUIRE(rest.experiments.size() == 2u);
+    BOOST_TEST(rest.experiments[0].activities.empty());
+    BOOST_TEST(rest.experiments[1].activities.empty());
+    BOOST_TEST(rest.experiments[1].id == "second");
+    BOOST_TEST((rest.distributed == loaded.distributed));
+
+    // The 4th activity's start_ns made a string: refused naming experiments[0].activities[3], though the first
+    // three were already handed out and dropped.
+    nlohmann::ordered_json doc;
+    {
+        std::ifstream in(dir / "rank.json");
+        doc = nlohmann::ordered_json::parse(in);
+    }
+    doc["experiments"][0]["activities"][3]["start_ns"] = "soon";
+    std::ofstream(dir / "bad.json") << doc.dump();
+    try {
+        gr::load_report_streaming_activities(dir / "bad.json", [](gpuchrono::KernelActivity&&) {});
+        BOOST_ERROR("a string start_ns was accepted");
+    } catch (const gr::ReportError& e) {
+        BOOST_TEST(std::string(e.what()).find("bad.json: experiments[0].activities[3].start_ns") != std::string::npos, e.what());
+    }
+    std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -125,8 +125,11 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
 
     for (const std::filesystem::path& file : files) {
         report::Report r;
+        // The activities are kept as records, never as a JSON document of them: that is what bounds the
+        // merge's memory by one rank's activities rather than by six times its file.
+        std::vector<KernelActivity> all;
         try {
-            r = report::load_report(file);
+            r = report::load_report_streaming_activities(file, [&](KernelActivity&& a) { all.push_back(std::move(a)); });
         } catch (const report::ReportError& e) {
             throw MergeError(std::string("gpuchrono: merge: ") + e.what());
         }
@@ -162,11 +165,6 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
         for (const ScopeEvent& e : state.section.scopes) state.earliest_steady = std::min(state.earliest_steady, e.start_ns);
         state.cupti_to_steady = clock_maps_for(state.section, JobClock::system).cupti_to_steady;
 
-        std::vector<KernelActivity> all;
-        for (report::Experiment& e : r.experiments) {
-            for (KernelActivity& a : e.activities) all.push_back(std::move(a));
-            e.activities.clear();
-        }
         state.merged.activities = all.size();
         job.peak_activities_held = std::max<std::uint64_t>(job.peak_activities_held, all.size());
         {
