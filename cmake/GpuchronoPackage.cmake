@@ -1,6 +1,6 @@
 # What an install carries besides the library and headers (modules/CMakeLists.txt installs those):
-#   lib/cmake/gpuchrono/   find_package(gpuchrono [COMPONENTS module]): gpuchrono::gpuchrono, and gpuchrono::module
-#                          from its own export set, loaded only when asked for
+#   lib/cmake/gpuchrono/   find_package(gpuchrono [COMPONENTS module mpi]): gpuchrono::gpuchrono, and gpuchrono::module
+#                          and gpuchrono::mpi (when built) from their own export sets, loaded only when asked for
 #   lib/pkgconfig/         gpuchrono.pc, for Makefiles and plain nvcc command lines
 #   cpack                  a .deb and a .tar.gz of the same install
 include_guard(GLOBAL)
@@ -8,6 +8,11 @@ include(CMakePackageConfigHelpers)
 set(GPUCHRONO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpuchrono)
 
 install(EXPORT gpuchrono-targets NAMESPACE gpuchrono:: DESTINATION ${GPUCHRONO_CMAKE_DIR})
+# gpuchrono::mpi (the ping-pong clock offsets, docs/distributed.md) in its own export set too, loaded only for
+# find_package(gpuchrono COMPONENTS mpi): its users need MPI, the others must not.
+if(TARGET gpuchrono_mpi)
+  install(EXPORT gpuchrono-mpi-targets NAMESPACE gpuchrono:: DESTINATION ${GPUCHRONO_CMAKE_DIR})
+endif()
 if(GPUCHRONO_MODULE)
   install(EXPORT gpuchrono-module-targets NAMESPACE gpuchrono:: DESTINATION ${GPUCHRONO_CMAKE_DIR}
           CXX_MODULES_DIRECTORY modules-info)

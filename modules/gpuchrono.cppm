@@ -150,6 +150,8 @@ using ranges::operator!=;
 // KernelPolicy (issue 9): GPU activity timing from CUPTI, and the activity records it yields
 export namespace gpuchrono {
 using gpuchrono::ActivityKind;
+using gpuchrono::busy_per_device;
+using gpuchrono::DeviceBusy;
 using gpuchrono::KernelActivity;
 using gpuchrono::KernelPolicy;
 }  // namespace gpuchrono

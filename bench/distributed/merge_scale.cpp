@@ -1,6 +1,11 @@
 // How the merge of a distributed job scales: R synthetic rank reports of A activities each (default 256 x
 // 100,000, issue 24) are written to a scratch folder one at a time, then merged in a child process whose
 // peak resident memory (getrusage) and wall time are printed beside the inputs' and the trace's sizes.
+// The inputs are generated in a child of their own too, so that the process the merge forks from never held
+// a report: a forked child starts resident with its parent's pages, and Linux carries ru_maxrss across exec,
+// so a merge forked from the generator counted the generator's heap (a first version measured 235 MB for a
+// merge whose own peak is a fraction of that). The merge child also execs this program afresh
+// (`--merge-only DIR R LATE`).
 // The merge holds one rank report at a time, so its peak memory should follow A, not R: run it with two
 // values of R to see that.
 //
@@ -42,7 +47,25 @@ std::uintmax_t folder_bytes(const std::filesystem::path& dir) {
 
 }  // namespace
 
+// The merge alone, in a process of its own: exit status 0 when the late rank was named.
+int merge_only(const std::filesystem::path& dir, int ranks, int late_rank) {
+    std::vector<std::filesystem::path> files;
+    for (int r = 0; r < ranks; ++r) files.push_back(dir / ("rank" + std::to_string(r) + ".json"));
+    try {
+        const auto job = gpuchrono::distributed::merge_rank_reports(files, {dir / "trace.json"});
+        gpuchrono::distributed::save_job(job, dir / "job.json");
+        std::printf("merge held at most %llu activities at once (the largest rank's), kept %llu NCCL kernels across ranks\n",
+                    static_cast<unsigned long long>(job.peak_activities_held), static_cast<unsigned long long>(job.nccl_kernels_kept));
+        const bool named = late_rank < 0 || job.stragglers.at(0).steps.at(3).last_rank == late_rank;
+        return named ? 0 : 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_merge_scale: merge failed: %s\n", e.what());
+        return 1;
+    }
+}
+
 int main(int argc, char** argv) try {
+    if (argc == 5 && std::string_view(argv[1]) == "--merge-only") return merge_only(argv[2], std::atoi(argv[3]), std::atoi(argv[4]));
     int ranks = 256;
     std::size_t activities = 100'000;
     std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gpuchrono-merge-scale-" + std::to_string(::getpid()));
@@ -69,12 +92,25 @@ int main(int argc, char** argv) try {
     shape.late_rank = ranks > 2 ? 2 : -1;
     shape.late_steps = {3};
     shape.delay_ns = 20'000'000;
-    std::vector<std::filesystem::path> files;
     const auto generating = std::chrono::steady_clock::now();
-    for (int r = 0; r < ranks; ++r) {
-        files.push_back(dir / ("rank" + std::to_string(r) + ".json"));
-        const synthetic::RankClock clock{(r % 7) * 1'000'000 - 3'000'000, ((r % 5) - 2) * 10e-6};
-        gpuchrono::report::save_report(synthetic::rank_report(shape, r, clock), files.back());
+    const pid_t generator = fork();
+    if (generator < 0) throw std::runtime_error("fork failed");
+    if (generator == 0) {
+        try {
+            for (int r = 0; r < ranks; ++r) {
+                const synthetic::RankClock clock{(r % 7) * 1'000'000 - 3'000'000, ((r % 5) - 2) * 10e-6};
+                gpuchrono::report::save_report(synthetic::rank_report(shape, r, clock), dir / ("rank" + std::to_string(r) + ".json"));
+            }
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "bench_merge_scale: generating the inputs failed: %s\n", e.what());
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int generated = 0;
+    if (waitpid(generator, &generated, 0) != generator || !WIFEXITED(generated) || WEXITSTATUS(generated) != 0) {
+        std::fprintf(stderr, "bench_merge_scale: generating the inputs did not succeed (status %d)\n", generated);
+        return 1;
     }
     const double generate_s = seconds_since(generating);
     const double input_mb = static_cast<double>(folder_bytes(dir)) / 1e6;
@@ -84,15 +120,10 @@ int main(int argc, char** argv) try {
     const pid_t child = fork();
     if (child < 0) throw std::runtime_error("fork failed");
     if (child == 0) {
-        try {
-            const auto job = gpuchrono::distributed::merge_rank_reports(files, {dir / "trace.json"});
-            gpuchrono::distributed::save_job(job, dir / "job.json");
-            const bool named = shape.late_rank < 0 || job.stragglers.at(0).steps.at(3).last_rank == shape.late_rank;
-            _exit(named ? 0 : 3);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "bench_merge_scale: merge failed: %s\n", e.what());
-            _exit(1);
-        }
+        const std::string d = dir.string(), r = std::to_string(ranks), late = std::to_string(shape.late_rank);
+        execl("/proc/self/exe", argv[0], "--merge-only", d.c_str(), r.c_str(), late.c_str(), static_cast<char*>(nullptr));
+        std::fprintf(stderr, "bench_merge_scale: cannot exec /proc/self/exe for the merge\n");
+        _exit(1);
     }
     int status = 0;
     rusage usage{};

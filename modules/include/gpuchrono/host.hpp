@@ -7,6 +7,7 @@
 #include <gpuchrono/gpuchrono.hpp>
 #include <gpuchrono/distributed/job_merge.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
+#include <gpuchrono/distributed/report_section.hpp>
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>

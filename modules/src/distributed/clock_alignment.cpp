@@ -44,9 +44,14 @@ RankClockMaps clock_maps_for(const RankSection& rank, JobClock clock) {
         maps.note = rank.anchors.size() > 1 ? "steady to system clock through the start and end anchors"
                                             : "steady to system clock through one anchor (no drift correction)";
     }
-    if (first.cupti_ns && last.cupti_ns)
-        maps.cupti_to_steady = fit_clock_map(*first.cupti_ns, first.steady_ns, *last.cupti_ns, last.steady_ns,
-                                             static_cast<double>(std::max(first.read_width_ns, last.read_width_ns)) / 2.0);
+    // CUPTI's clock through the first and last anchors that read it: a report started by new_report() before
+    // CUPTI was loaded has it in its end anchor only (one pair: offset, no drift correction).
+    const auto with_cupti = [](const ClockAnchor& a) { return a.cupti_ns.has_value(); };
+    const auto c0 = std::find_if(rank.anchors.begin(), rank.anchors.end(), with_cupti);
+    const auto c1 = std::find_if(rank.anchors.rbegin(), rank.anchors.rend(), with_cupti);
+    if (c0 != rank.anchors.end())
+        maps.cupti_to_steady = fit_clock_map(*c0->cupti_ns, c0->steady_ns, *c1->cupti_ns, c1->steady_ns,
+                                             static_cast<double>(std::max(c0->read_width_ns, c1->read_width_ns)) / 2.0);
     return maps;
 }
 

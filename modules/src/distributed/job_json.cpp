@@ -95,6 +95,8 @@ std::string job_to_json(const MergedJob& job) {
         {"alignment_error_ns", job.alignment_error_ns},
         {"alignment_note", job.alignment_note},
         {"notes", array(job.notes)},
+        {"peak_activities_held", job.peak_activities_held},
+        {"nccl_kernels_kept", job.nccl_kernels_kept},
         {"ranks", std::move(ranks)},
         {"stragglers", std::move(stragglers)},
         {"collectives", std::move(collectives)},

@@ -125,8 +125,11 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
 
     for (const std::filesystem::path& file : files) {
         report::Report r;
+        // The activities are kept as records, never as a JSON document of them: that is what bounds the
+        // merge's memory by one rank's activities rather than by six times its file.
+        std::vector<KernelActivity> all;
         try {
-            r = report::load_report(file);
+            r = report::load_report_streaming_activities(file, [&](KernelActivity&& a) { all.push_back(std::move(a)); });
         } catch (const report::ReportError& e) {
             throw MergeError(std::string("gpuchrono: merge: ") + e.what());
         }
@@ -162,16 +165,12 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
         for (const ScopeEvent& e : state.section.scopes) state.earliest_steady = std::min(state.earliest_steady, e.start_ns);
         state.cupti_to_steady = clock_maps_for(state.section, JobClock::system).cupti_to_steady;
 
-        std::vector<KernelActivity> all;
-        for (report::Experiment& e : r.experiments) {
-            for (KernelActivity& a : e.activities) all.push_back(std::move(a));
-            e.activities.clear();
-        }
         state.merged.activities = all.size();
+        job.peak_activities_held = std::max<std::uint64_t>(job.peak_activities_held, all.size());
         {
             std::set<int> unnamed;
             for (const KernelActivity& a : all)
-                if (std::none_of(state.section.devices.begin(), state.section.devices.end(), [&](const DeviceIdentity& d) { return d.index == a.device; }))
+                if (!names_device(state.section, a.device))
                     unnamed.insert(a.device);
             for (const int d : unnamed)
                 job.notes.push_back("rank " + std::to_string(id.rank) + ": activities ran on device " + std::to_string(d) +
@@ -218,6 +217,7 @@ MergedJob merge_rank_reports(const std::vector<std::filesystem::path>& files, co
                 }
             }
         }
+        job.nccl_kernels_kept += state.nccl.size();
         ranks.push_back(std::move(state));
     }
 

@@ -7,11 +7,19 @@ namespace gpuchrono::distributed {
 
 ScopeLog::ScopeLog(bool with_cupti) : ScopeLog(identity_from_environment(), with_cupti) {}
 
-ScopeLog::ScopeLog(RankIdentity identity, bool with_cupti) : with_cupti_(with_cupti) {
-    validate(identity);
-    section_.identity = std::move(identity);
-    section_.anchors.push_back(take_clock_anchor(with_cupti_));
+bool names_device(const RankSection& section, int index) noexcept {
+    return std::any_of(section.devices.begin(), section.devices.end(), [&](const DeviceIdentity& d) { return d.index == index; });
 }
+
+RankSection start_rank_section(RankIdentity identity, bool with_cupti) {
+    validate(identity);
+    RankSection section;
+    section.identity = std::move(identity);
+    section.anchors.push_back(take_clock_anchor(with_cupti));
+    return section;
+}
+
+ScopeLog::ScopeLog(RankIdentity identity, bool with_cupti) : section_(start_rank_section(std::move(identity), with_cupti)), with_cupti_(with_cupti) {}
 
 ScopeLog::Scope::Scope(ScopeLog& log, std::string name, int device, std::uint64_t bytes) : log_(log) {
     event_.name = std::move(name);
@@ -27,8 +35,7 @@ ScopeLog::Scope::~Scope() {
 
 void ScopeLog::add_device(int index) {
     const std::lock_guard lock(mutex_);
-    const bool known = std::any_of(section_.devices.begin(), section_.devices.end(), [&](const DeviceIdentity& d) { return d.index == index; });
-    if (!known) section_.devices.push_back(describe_device_identity(index));
+    if (!names_device(section_, index)) section_.devices.push_back(describe_device_identity(index));
 }
 
 ScopeLog::Scope ScopeLog::scope(std::string name, int device, std::uint64_t bytes) {

@@ -1,5 +1,7 @@
 #include <gpuchrono/distributed/straggler_analysis.hpp>
 
+#include "../core/intervals.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -22,37 +24,10 @@ std::int64_t median(std::vector<std::int64_t> v) {
     return lower + (upper - lower) / 2;
 }
 
-using Interval = std::pair<std::int64_t, std::int64_t>;
-
-// Sorted, merged intervals.
-std::vector<Interval> union_of(std::vector<Interval> v) {
-    std::sort(v.begin(), v.end());
-    std::vector<Interval> out;
-    for (const Interval& i : v) {
-        if (!out.empty() && i.first <= out.back().second) out.back().second = std::max(out.back().second, i.second);
-        else out.push_back(i);
-    }
-    return out;
-}
-
-std::int64_t length(const std::vector<Interval>& u) {
-    std::int64_t sum = 0;
-    for (const auto& [a, b] : u) sum += b - a;
-    return sum;
-}
-
-std::int64_t intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b) {
-    std::int64_t sum = 0;
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const std::int64_t lo = std::max(a[i].first, b[j].first);
-        const std::int64_t hi = std::min(a[i].second, b[j].second);
-        if (hi > lo) sum += hi - lo;
-        if (a[i].second < b[j].second) ++i;
-        else ++j;
-    }
-    return sum;
-}
+using gpuchrono::detail::intersection_length;
+using gpuchrono::detail::Interval;
+using gpuchrono::detail::length;
+using gpuchrono::detail::union_of;
 
 }  // namespace
 
@@ -197,23 +172,6 @@ Overlap compute_communication_overlap(const std::vector<KernelActivity>& activit
     const auto c = union_of(std::move(comm));
     const auto k = union_of(std::move(compute));
     return {length(c), length(k), intersection_length(c, k)};
-}
-
-std::vector<DeviceBusy> busy_per_device(const std::vector<KernelActivity>& activities) {
-    std::map<int, std::vector<Interval>> by_device;
-    for (const KernelActivity& a : activities)
-        by_device[a.device].push_back({static_cast<std::int64_t>(a.start_ns), static_cast<std::int64_t>(a.end_ns)});
-    std::vector<DeviceBusy> out;
-    for (auto& [device, intervals] : by_device) {
-        DeviceBusy b;
-        b.device = device;
-        b.activities = intervals.size();
-        const auto u = union_of(std::move(intervals));
-        b.busy_ns = length(u);
-        b.span_ns = u.empty() ? 0 : u.back().second - u.front().first;
-        out.push_back(b);
-    }
-    return out;
 }
 
 }  // namespace gpuchrono::distributed

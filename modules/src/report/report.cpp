@@ -7,10 +7,15 @@
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gpuchrono::report {
 
@@ -80,6 +85,28 @@ SampleSeries make_series(const Series& series, std::source_location where) {
     s.first_error = std::move(sum.first_error);
     s.stats = sum.stats;
     s.findings = std::move(sum.findings);
+    {
+        // The devices, and per device the median busy time and span over the samples that ran there.
+        std::set<int> devices;
+        std::map<int, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> busy;
+        std::map<int, std::uint64_t> activities;
+        for (const Measurement& m : series.measurements()) {
+            if (m.device() >= 0) devices.insert(m.device());
+            for (const DeviceBusy& b : m.device_busy()) {
+                if (b.device >= 0) devices.insert(b.device);
+                busy[b.device].first.push_back(b.busy_ns);
+                busy[b.device].second.push_back(b.span_ns);
+                activities[b.device] += b.activities;
+            }
+        }
+        s.devices.assign(devices.begin(), devices.end());
+        const auto median = [](std::vector<std::int64_t> v) {
+            const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+            std::nth_element(v.begin(), mid, v.end());
+            return *mid;  // the upper middle of an even count: a time one sample really had
+        };
+        for (auto& [device, times] : busy) s.device_busy.push_back({device, median(times.first), median(times.second), activities[device]});
+    }
     if (const auto& r = series.measure_record()) {
         MeasureSummary m;
         m.method = to_string(r->method);
@@ -150,6 +177,11 @@ Report new_report() {
     r.created_utc = buf;
     char host[256] = {};
     if (gethostname(host, sizeof host - 1) == 0) r.host = host;
+    try {
+        r.distributed = distributed::start_rank_section(distributed::identity_from_environment(), false);
+    } catch (const distributed::IdentityError& e) {
+        r.notes.push_back(std::string("which rank of a job wrote this report is not recorded: ") + e.what());
+    }
     return r;
 }
 

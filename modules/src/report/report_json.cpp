@@ -5,12 +5,15 @@
 #include "utf8.hpp"
 #include "../distributed/rank_section_json.hpp"
 
+#include <gpuchrono/distributed/report_section.hpp>
+
 #include <cerrno>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -135,6 +138,17 @@ Json series_json(const SampleSeries& s) {
     });
     if (s.measure) out["measure"] = measure_json(*s.measure);  // only for series measure() took
     if (s.kernel_metrics) out["kernel_metrics"] = detail::kernel_metrics_json(*s.kernel_metrics);  // when collected
+    if (!s.devices.empty()) {
+        Json devices = Json::array();
+        for (const int d : s.devices) devices.push_back(d);
+        out["devices"] = std::move(devices);
+    }
+    if (!s.device_busy.empty()) {
+        Json busy = Json::array();
+        for (const DeviceBusy& b : s.device_busy)
+            busy.push_back(object({{"device", b.device}, {"busy_ns", b.busy_ns}, {"span_ns", b.span_ns}, {"activities", b.activities}}));
+        out["device_busy"] = std::move(busy);
+    }
     return out;
 }
 
@@ -489,6 +503,26 @@ SampleSeries read_series(const Reader& r) {
     }
     if (const Json* k = r.find("kernel_metrics"); k && !k->is_null())
         s.kernel_metrics = detail::read_kernel_metrics(*k, r.child("kernel_metrics"));
+    // Both absent in files written before every series named its devices: empty then.
+    r.each("devices", [&](const Json& v, const std::string& path) {
+        const std::int64_t d = as_int64(v, path);
+        if (d < 0 || d > std::numeric_limits<int>::max()) fail(path, std::to_string(d) + " is not a device ordinal");
+        s.devices.push_back(static_cast<int>(d));
+    });
+    r.each("device_busy", [&](const Json& v, const std::string& path) {
+        const Reader b(v, path);
+        DeviceBusy x;
+        const std::int64_t d = b.integer("device", -1);
+        if (d < -1 || d > std::numeric_limits<int>::max()) fail(b.child("device"), std::to_string(d) + " is not a device ordinal");
+        x.device = static_cast<int>(d);
+        x.busy_ns = b.integer("busy_ns", 0);
+        x.span_ns = b.integer("span_ns", 0);
+        x.activities = b.unsigned_integer("activities");
+        if (x.busy_ns < 0 || x.span_ns < x.busy_ns)
+            fail(path, "busy_ns " + std::to_string(x.busy_ns) + " and span_ns " + std::to_string(x.span_ns) +
+                           " cannot be true (0 <= busy <= span)");
+        s.device_busy.push_back(x);
+    });
     return s;
 }
 
@@ -648,9 +682,13 @@ std::string without_exception_id(const char* what) {
 // number of block records), and its DOM parser looks each member up in the ordered map before adding it
 // (quadratic in the members of one object). Here a hash set per open object answers "seen before?" and
 // the member is appended directly.
+//
+// With an activity sink, each experiments[i].activities[j] is converted (read_activity) and handed to the sink
+// the moment its object closes, then dropped from the document: a rank report of 100,000 activities then
+// never stands as a DOM of them (about six times the file), only as the sink keeps them.
 class DocumentBuilder {
 public:
-    explicit DocumentBuilder(std::size_t text_size) : text_size_(text_size) {}
+    explicit DocumentBuilder(std::size_t text_size, const ActivitySink* sink = nullptr) : text_size_(text_size), sink_(sink) {}
 
     Json take() { return std::move(root_); }
 
@@ -664,7 +702,23 @@ public:
 
     bool start_object(std::size_t) { return open(add(Json::object()), true), true; }
     bool start_array(std::size_t) { return open(add(Json::array()), false), true; }
-    bool end_object() { return --depth_, true; }
+    bool end_object() {
+        --depth_;
+        if (sink_ && depth_ == 4 && in_activities()) {
+            auto& activities = *levels_[3].value->get_ptr<Json::array_t*>();
+            const std::string where = path();
+            KernelActivity a;
+            try {
+                a = read_activity(Reader(activities.back(), where));
+            } catch (const Json::exception& e) {
+                throw ReportError(without_exception_id(e.what()));  // the reader's backstop, as report_from_text's
+            }
+            activities.pop_back();
+            ++levels_[3].dropped;
+            (*sink_)(std::move(a));
+        }
+        return true;
+    }
     bool end_array() { return --depth_, true; }
 
     bool key(Json::string_t& name) {
@@ -692,7 +746,14 @@ private:
         bool object = false;
         std::unordered_set<std::string> keys{};
         std::string key{};  // objects: the member being read
+        std::size_t dropped = 0;  // arrays: elements handed to the sink and removed (they still count in paths)
     };
+
+    // Whether the object that just closed (at depth 4) is an element of experiments[i].activities.
+    bool in_activities() const {
+        return levels_[0].object && levels_[0].key == "experiments" && !levels_[1].object && levels_[2].object &&
+               levels_[2].key == "activities" && !levels_[3].object;
+    }
 
     // Places `v` where the parser is: the root, the next element of an array, or the member just named.
     // Pointers to open containers stay valid: a container only grows while none of its children is open.
@@ -718,6 +779,7 @@ private:
         l.value = container;
         l.object = object;
         l.keys.clear();  // levels are reused: their hash tables keep their buckets
+        l.dropped = 0;
     }
 
     std::string path() const {
@@ -725,7 +787,7 @@ private:
         for (std::size_t d = 0; d < depth_; ++d) {
             const Level& l = levels_[d];
             if (!l.object)
-                out.append("[").append(std::to_string(l.value->size() - 1)).append("]");
+                out.append("[").append(std::to_string(l.value->size() - 1 + l.dropped)).append("]");
             else
                 out.append(out.empty() ? "" : ".").append(l.key);
         }
@@ -733,20 +795,21 @@ private:
     }
 
     std::size_t text_size_;
+    const ActivitySink* sink_;
     Json root_;
     std::vector<Level> levels_;
     std::size_t depth_ = 0;
 };
 
-Json parse_document(std::string_view text) {
+Json parse_document(std::string_view text, const ActivitySink* sink = nullptr) {
     if (text.empty()) throw ReportError("empty, expected a gpuchrono report (JSON)");
-    DocumentBuilder builder(text.size());
+    DocumentBuilder builder(text.size(), sink);
     Json::sax_parse(text.begin(), text.end(), &builder);
     return builder.take();
 }
 
-Report report_from_text(std::string_view text) {
-    const Json document = parse_document(text);
+Report report_from_text(std::string_view text, const ActivitySink* sink = nullptr) {
+    const Json document = parse_document(text, sink);
     try {
         return read_report(document);
     } catch (const Json::exception& e) {
@@ -799,10 +862,14 @@ std::string to_json(const Report& report) {
         {"created_utc", report.created_utc},
         {"host", report.host},
         {"device", device_json(report.device)},
-        {"notes", strings_json(report.notes)},
+        {"notes", Json()},
         {"experiments", std::move(experiments)},
     });
-    if (report.distributed) document["distributed"] = distributed::detail::rank_section_json(*report.distributed);
+    // A section new_report() started is finished here (end anchor, devices): its notes say what could not be.
+    std::vector<std::string> notes = report.notes;
+    if (const auto section = distributed::finished_report_section(report, notes))
+        document["distributed"] = distributed::detail::rank_section_json(*section);
+    document["notes"] = strings_json(notes);
     return detail::write_json(document);
 }
 
@@ -814,6 +881,16 @@ void save_report(const Report& report, const std::filesystem::path& file) {
     if (!out) throw std::runtime_error("gpuchrono: cannot write the report to " + file.string() + ": " + system_error_text(errno));
     if (std::fwrite(text.data(), 1, text.size(), out.get()) != text.size() || std::fflush(out.get()) != 0)
         throw std::runtime_error("gpuchrono: writing the report to " + file.string() + " failed: " + system_error_text(errno));
+}
+
+Report load_report_streaming_activities(const std::filesystem::path& file, const ActivitySink& on_activity) {
+    try {
+        return report_from_text(read_file(file), &on_activity);
+    } catch (const ReportError& e) {
+        throw ReportError(file.string() + ": " + e.what());
+    } catch (const std::bad_alloc&) {
+        throw ReportError(file.string() + ": not enough memory to read it");
+    }
 }
 
 Report load_report(const std::filesystem::path& file) {

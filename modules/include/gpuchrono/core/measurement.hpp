@@ -13,6 +13,7 @@
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/core/device_busy.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/checks/finding.hpp>
 
@@ -84,6 +85,9 @@ public:
     // policies. A pending measurement has them once resolved: read them after duration() or resolve().
     const std::vector<KernelActivity>& activities() const noexcept { return activities_; }
     std::optional<Duration> span() const noexcept { return span_; }
+    // KernelPolicy: busy time (union of intervals) and span per device the activities ran on; a scope that
+    // launched on several devices has one entry each. Empty for other policies.
+    std::vector<DeviceBusy> device_busy() const { return busy_per_device(activities_); }
     void set_activities(std::vector<KernelActivity> a, Duration span) {
         activities_ = std::move(a);
         span_ = span;

@@ -38,6 +38,13 @@ struct RankSection {
     friend bool operator==(const RankSection&, const RankSection&) = default;
 };
 
+// Whether the section identifies device `index` (has its UUID and PCI bus id).
+bool names_device(const RankSection& section, int index) noexcept;
+
+// The section a process starts with: `identity` validated (IdentityError), a start anchor taken (with CUPTI's
+// clock when with_cupti and CUPTI loads). ScopeLog and report::new_report() both begin with it.
+RankSection start_rank_section(RankIdentity identity, bool with_cupti);
+
 // Records named scopes of one process (thread-safe). Typical use:
 //
 //     gpuchrono::distributed::ScopeLog log;           // identity from the launcher, start anchor taken

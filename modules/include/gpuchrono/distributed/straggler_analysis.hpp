@@ -9,6 +9,7 @@
 // inside them (start until the last rank's kernel started) and the transfer (from then to the end).
 #pragma once
 
+#include <gpuchrono/core/device_busy.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>
 
 #include <cstdint>
@@ -91,13 +92,8 @@ struct Overlap {
 };
 Overlap compute_communication_overlap(const std::vector<KernelActivity>& activities);
 
-// Busy time (union of intervals) and span (first start .. last end) per device of a set of activities.
-struct DeviceBusy {
-    int device = -1;
-    std::int64_t busy_ns = 0;
-    std::int64_t span_ns = 0;
-    std::uint64_t activities = 0;
-};
-std::vector<DeviceBusy> busy_per_device(const std::vector<KernelActivity>& activities);
+// Busy time and span per device: the same as for one process (core/device_busy.hpp).
+using gpuchrono::DeviceBusy;
+using gpuchrono::busy_per_device;
 
 }  // namespace gpuchrono::distributed

@@ -12,6 +12,7 @@
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/checks/finding.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>
+#include <gpuchrono/core/device_busy.hpp>
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
 #include <gpuchrono/metrics/kernel_metrics.hpp>
@@ -102,6 +103,12 @@ struct SampleSeries {
     Findings findings;
     std::optional<MeasureSummary> measure;  // present for series taken by measure()
     std::optional<metrics::MetricsResult> kernel_metrics;  // hardware metrics per kernel, when they were collected
+    // The devices its measurements ran on (Measurement::device() and, for KernelPolicy, every activity's
+    // device), ascending; empty for host-clock series. Report::distributed->devices names each (UUID, PCI).
+    std::vector<int> devices;
+    // KernelPolicy: per device, the median over the samples that ran there of the busy time and of the span
+    // (Measurement::device_busy()); `activities` is the total over the samples. Empty otherwise.
+    std::vector<DeviceBusy> device_busy;
 };
 
 // Builds a SampleSeries and its Stats from durations.
@@ -197,11 +204,15 @@ struct Report {
     DeviceInfo device;
     std::vector<Experiment> experiments;
     std::vector<std::string> notes;  // run-level remarks, e.g. "NVML not available: GPU-state checks off"
-    // Which rank of a distributed job wrote it, with its clock anchors and named scopes (distributed/).
+    // Which process wrote it (host, pid, rank, local rank, world size from the launcher's environment), the
+    // devices it measured on (UUID, PCI bus id), its clock anchors and, from a ScopeLog, its named scopes
+    // (distributed/). new_report() starts it; a section with only its start anchor is finished when written
+    // (end anchor, devices of the report's measurements): distributed::finish_report_section().
     std::optional<distributed::RankSection> distributed;
 };
 
-// A Report with generator, created_utc (now) and host filled in.
+// A Report with generator, created_utc (now), host and `distributed` (identity and start anchor) filled in.
+// A launcher variable that cannot be true (RANK=abc) leaves `distributed` empty and says why in `notes`.
 Report new_report();
 
 // "clock-sweep" style: lower case, [a-z0-9-] only; used for file names.

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -46,5 +47,12 @@ Report report_from_json(std::string_view text);
 // truncated, or not a report.
 void save_report(const Report& report, const std::filesystem::path& file);
 Report load_report(const std::filesystem::path& file);
+
+// load_report(), except that each GPU activity (experiments[].activities[]) goes to `on_activity` as soon
+// as it is read, in file order, instead of into the report (whose experiments then have none): the
+// activities never stand as one JSON document, which takes about six times their text. The merge of a job
+// reads rank reports this way. Refusals as load_report's, the member's path counting every activity.
+using ActivitySink = std::function<void(KernelActivity&&)>;
+Report load_report_streaming_activities(const std::filesystem::path& file, const ActivitySink& on_activity);
 
 }  // namespace gpuchrono::report
