@@ -1,0 +1,200 @@
+#include "range_session.hpp"
+
+#include "../../cupti/cupti_library.hpp"
+#include "cupti_failure.hpp"
+
+#include <gpuchrono/gpu/context_id.hpp>
+
+#include <cuda_runtime_api.h>
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+
+namespace gpuchrono::metrics::detail {
+
+std::string kernel_name_of_range(const char* range_name) {
+    if (range_name == nullptr) return "(unnamed range)";
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(range_name, nullptr, nullptr, &status);
+    std::string name = status == 0 && demangled ? demangled : range_name;
+    std::free(demangled);
+    return name;
+}
+
+#if GPUCHRONO_HAS_RANGE_PROFILER
+namespace {
+
+std::string cupti_text(CUptiResult r) {
+    const char* text = nullptr;
+    const cupti::CuptiLibrary& lib = cupti::cupti_library();
+    if (lib.get_result_string && lib.get_result_string(r, &text) == CUPTI_SUCCESS && text) return text;
+    return {};
+}
+
+void call(CUptiResult r, const char* what) {
+    if (r != CUPTI_SUCCESS) throw std::runtime_error("hardware metrics: " + explain_cupti_failure(r, what, cupti_text(r)));
+}
+
+CUpti_RangeProfiler_Object* as_object(void* p) { return static_cast<CUpti_RangeProfiler_Object*>(p); }
+
+}  // namespace
+
+RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels)
+    : plan_(std::move(plan)), max_kernels_(max_kernels), began_(std::chrono::steady_clock::now()) {
+    if (max_kernels_ == 0) throw std::invalid_argument("hardware metrics: max_kernels must be at least 1");
+    const ProfilerFunctions& f = profiler_functions();
+    void* ctx = current_cuda_context(plan_->device);
+    context_id_ = gpuchrono::detail::current_context_id();
+    // Work queued before the scope is not the scope's: it must not run inside the first range.
+    if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw std::runtime_error(std::string("hardware metrics: the device failed before the scope began: ") +
+                                 cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+    }
+    CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    enable.ctx = static_cast<CUcontext>(ctx);
+    call(f.enable(&enable), "cuptiRangeProfilerEnable");
+    object_ = enable.pRangeProfilerObject;
+    try {
+        std::vector<const char*> names;
+        for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
+        CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        size.pRangeProfilerObject = as_object(object_);
+        size.pMetricNames = names.data();
+        size.numMetrics = names.size();
+        size.maxNumOfRanges = max_kernels_;
+        size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
+        call(f.get_counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
+        counter_data_.resize(size.counterDataSize);
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
+            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+        init.pRangeProfilerObject = as_object(object_);
+        init.counterDataSize = counter_data_.size();
+        init.pCounterData = counter_data_.data();
+        call(f.counter_data_image_initialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+        CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+        config.pRangeProfilerObject = as_object(object_);
+        config.configSize = plan_->config_image.size();
+        config.pConfig = plan_->config_image.data();
+        config.counterDataImageSize = counter_data_.size();
+        config.pCounterDataImage = counter_data_.data();
+        config.range = CUPTI_AutoRange;
+        config.replayMode = CUPTI_KernelReplay;
+        config.maxRangesPerPass = max_kernels_;
+        config.numNestingLevels = 1;
+        config.minNestingLevel = 1;
+        config.passIndex = 0;
+        config.targetNestingLevel = 1;
+        call(f.set_config(&config), "cuptiRangeProfilerSetConfig");
+        CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+        start.pRangeProfilerObject = as_object(object_);
+        call(f.start(&start), "cuptiRangeProfilerStart");
+    } catch (...) {
+        disable();
+        throw;
+    }
+}
+
+void RangeSession::disable() noexcept {
+    if (!object_) return;
+    CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = as_object(object_);
+    try {
+        (void)profiler_functions().disable(&p);
+    } catch (...) {
+    }
+    object_ = nullptr;
+}
+
+RangeSession::~RangeSession() {
+    if (!object_) return;
+    try {
+        // Stop before disabling, as CUPTI's order asks; the counters are dropped.
+        CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+        stop.pRangeProfilerObject = as_object(object_);
+        (void)cudaDeviceSynchronize();
+        (void)cudaGetLastError();
+        (void)profiler_functions().stop(&stop);
+    } catch (...) {
+    }
+    disable();
+}
+
+MetricsResult RangeSession::finish() {
+    if (!object_) throw std::logic_error("hardware metrics: the session was already finished");
+    const ProfilerFunctions& f = profiler_functions();
+    struct DisableOnExit {
+        RangeSession* s;
+        ~DisableOnExit() { s->disable(); }
+    } disable_on_exit{this};
+    const cudaError_t synced = cudaDeviceSynchronize();
+    const std::uint64_t context_now = gpuchrono::detail::current_context_id();
+    if (synced != cudaSuccess || context_now != context_id_) {
+        (void)cudaGetLastError();
+        object_ = nullptr;  // its context is gone: CUPTI must not be called on it
+        throw std::runtime_error(std::string("hardware metrics: the device was reset or its context destroyed during "
+                                             "the scope (") +
+                                 (synced != cudaSuccess ? cudaGetErrorName(synced) : "the current context changed") +
+                                 "): the counters of its kernels are lost; end the scope before cudaDeviceReset()");
+    }
+    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = as_object(object_);
+    call(f.stop(&stop), "cuptiRangeProfilerStop");
+    MetricsResult result;
+    result.requested = plan_->metrics;
+    result.passes = plan_->passes;
+    if (!stop.isAllPassSubmitted)
+        result.notes.push_back("CUPTI reported that not every pass was submitted (pass " +
+                               std::to_string(stop.passIndex) + "): values may be incomplete");
+    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    decode.pRangeProfilerObject = as_object(object_);
+    call(f.decode_data(&decode), "cuptiRangeProfilerDecodeData");
+    if (decode.numOfRangeDropped > 0)
+        result.notes.push_back(std::to_string(decode.numOfRangeDropped) + " kernel launches beyond the scope's " +
+                               std::to_string(max_kernels_) + " were not profiled (raise max_kernels)");
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = counter_data_.data();
+    info.counterDataImageSize = counter_data_.size();
+    call(f.get_counter_data_info(&info), "cuptiRangeProfilerGetCounterDataInfo");
+
+    std::vector<const char*> names;
+    for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
+    std::map<std::string, std::uint64_t> launches;
+    std::vector<double> values(names.size());
+    for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params r{CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+        r.pCounterDataImage = counter_data_.data();
+        r.counterDataImageSize = counter_data_.size();
+        r.rangeIndex = range;
+        r.rangeDelimiter = "/";
+        call(f.counter_data_get_range_info(&r), "cuptiRangeProfilerCounterDataGetRangeInfo");
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        eval.pHostObject = plan_->host;
+        eval.pCounterDataImage = counter_data_.data();
+        eval.counterDataImageSize = counter_data_.size();
+        eval.rangeIndex = range;
+        eval.ppMetricNames = names.data();
+        eval.numMetrics = names.size();
+        eval.pMetricValues = values.data();
+        call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
+        KernelMetrics k;
+        k.kernel = kernel_name_of_range(r.rangeName);
+        k.launch = launches[k.kernel]++;
+        k.device = plan_->device;
+        for (std::size_t i = 0; i < names.size(); ++i) k.values.push_back({plan_->metrics[i], values[i], plan_->units[i]});
+        result.kernels.push_back(std::move(k));
+    }
+    result.collection_ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - began_).count();
+    return result;
+}
+#else
+RangeSession::RangeSession(std::shared_ptr<const CollectionPlan>, std::size_t) { profiler_functions(); }
+RangeSession::~RangeSession() = default;
+void RangeSession::disable() noexcept {}
+MetricsResult RangeSession::finish() { profiler_functions(); return {}; }
+#endif
+
+}  // namespace gpuchrono::metrics::detail
