@@ -113,7 +113,7 @@ void require_nvperf_host() {
 // cuptiProfilerInitialize once per process; a failure is kept and reported again to every caller.
 void initialize_profiler(const ProfilerFunctions& f) {
     static const std::string failure = [&f] {
-        CUpti_Profiler_Initialize_Params p{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
+        auto p = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
         const CUptiResult r = f.initialize(&p);
         if (r == CUPTI_SUCCESS) return std::string();
         return "hardware metrics: " + explain_cupti_failure(r, "cuptiProfilerInitialize", cupti_text(r));
@@ -129,7 +129,7 @@ struct DeviceMetricList {
 DeviceMetricList device_metric_list(const ProfilerFunctions& f, CUpti_Profiler_Host_Object* host) {
     DeviceMetricList list;
     for (const CUpti_MetricType type : {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
-        CUpti_Profiler_Host_GetBaseMetrics_Params p{CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+        auto p = params<CUpti_Profiler_Host_GetBaseMetrics_Params>(CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE);
         p.pHostObject = host;
         p.metricType = type;
         call(f.host_get_base_metrics(&p), "cuptiProfilerHostGetBaseMetrics");
@@ -143,7 +143,7 @@ DeviceMetricList device_metric_list(const ProfilerFunctions& f, CUpti_Profiler_H
 
 std::string sub_metrics_of(const ProfilerFunctions& f, CUpti_Profiler_Host_Object* host, const std::string& base,
                            CUpti_MetricType type) {
-    CUpti_Profiler_Host_GetSubMetrics_Params p{CUpti_Profiler_Host_GetSubMetrics_Params_STRUCT_SIZE};
+    auto p = params<CUpti_Profiler_Host_GetSubMetrics_Params>(CUpti_Profiler_Host_GetSubMetrics_Params_STRUCT_SIZE);
     p.pHostObject = host;
     p.metricType = type;
     p.pMetricName = base.c_str();
@@ -160,7 +160,12 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
     try {
         initialize_profiler(f);
     } catch (const std::runtime_error& e) {
-        resolve_device(device);  // no device says so first: CUPTI's own error is then only a consequence
+        // Without a device CUPTI's own error is only a consequence: say that first, and keep CUPTI's words.
+        try {
+            resolve_device(device);
+        } catch (const std::exception& no_device) {
+            throw std::runtime_error(std::string(no_device.what()) + "; CUPTI also said: " + e.what());
+        }
         throw;
     }
     device = resolve_device(device);
@@ -169,19 +174,19 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
     auto plan = std::make_shared<CollectionPlan>();
     plan->device = device;
     plan->metrics = names;
-    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
     chip.deviceIndex = static_cast<std::size_t>(device);
     call(f.device_get_chip_name(&chip), "cuptiDeviceGetChipName");
     plan->chip = chip.pChipName;
 
-    CUpti_Profiler_GetCounterAvailability_Params avail{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     avail.ctx = static_cast<CUcontext>(ctx);
     call(f.get_counter_availability(&avail), "cuptiProfilerGetCounterAvailability (size)");
     std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
     avail.pCounterAvailabilityImage = availability.data();
     call(f.get_counter_availability(&avail), "cuptiProfilerGetCounterAvailability");
 
-    CUpti_Profiler_Host_Initialize_Params init{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    auto init = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     init.pChipName = plan->chip.c_str();
     init.pCounterAvailabilityImage = availability.data();
@@ -203,7 +208,7 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
     }
     for (const std::string& name : names) {
         const char* one = name.c_str();
-        CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+        auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
         add.pHostObject = plan->host;
         add.ppMetricNames = &one;
         add.numMetrics = 1;
@@ -214,23 +219,23 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
                                         "); the forms of " + base + " it knows: " +
                                         sub_metrics_of(f, plan->host, base, list.type_of.at(base)));
         }
-        CUpti_Profiler_Host_GetMetricProperties_Params props{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+        auto props = params<CUpti_Profiler_Host_GetMetricProperties_Params>(CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE);
         props.pHostObject = plan->host;
         const std::string base = name.substr(0, name.find('.'));
         props.pMetricName = base.c_str();
         const bool described = f.host_get_metric_properties(&props) == CUPTI_SUCCESS && props.pDimUnit;
         plan->units.push_back(metric_unit(name, described ? props.pDimUnit : ""));
     }
-    CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     size.pHostObject = plan->host;
     call(f.host_get_config_image_size(&size), "cuptiProfilerHostGetConfigImageSize");
     plan->config_image.resize(size.configImageSize);
-    CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     image.pHostObject = plan->host;
     image.configImageSize = plan->config_image.size();
     image.pConfigImage = plan->config_image.data();
     call(f.host_get_config_image(&image), "cuptiProfilerHostGetConfigImage");
-    CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    auto passes = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
     passes.configImageSize = plan->config_image.size();
     passes.pConfigImage = plan->config_image.data();
     call(f.host_get_num_of_passes(&passes), "cuptiProfilerHostGetNumOfPasses");

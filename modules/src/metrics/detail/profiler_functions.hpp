@@ -6,6 +6,7 @@
 
 #include <cupti_version.h>
 
+#include <cstddef>
 #include <string>
 
 #if CUPTI_API_VERSION >= 28 && __has_include(<cupti_range_profiler.h>) && __has_include(<cupti_profiler_host.h>)
@@ -54,6 +55,14 @@ struct ProfilerFunctions {
 #else
 struct ProfilerFunctions {};
 #endif
+
+// A CUPTI parameter block zeroed, with its size set (every field a call does not name stays 0 / null).
+template <class P>
+P params(std::size_t struct_size) {
+    P p{};
+    p.structSize = struct_size;
+    return p;
+}
 
 // The process's one resolution (thread-safe, made on first call). Throws std::runtime_error saying why the
 // profiler cannot be used: CUPTI not loaded (where it was looked for), a CUPTI without these functions, or a

@@ -20,6 +20,18 @@ std::string kernel_name_of_range(const char* range_name) {
     char* demangled = abi::__cxa_demangle(range_name, nullptr, nullptr, &status);
     std::string name = status == 0 && demangled ? demangled : range_name;
     std::free(demangled);
+    // "copy_kernel(float4*, float4 const*, unsigned long)" -> "copy_kernel", as ncu shows it by default: the
+    // parameter list is cut at its matching '(' (templates keep their arguments).
+    if (status == 0 && !name.empty() && name.back() == ')') {
+        int depth = 0;
+        for (std::size_t i = name.size(); i-- > 0;) {
+            if (name[i] == ')') ++depth;
+            else if (name[i] == '(' && --depth == 0) {
+                if (i > 0) name.resize(i);
+                break;
+            }
+        }
+    }
     return name;
 }
 
@@ -53,14 +65,14 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         throw std::runtime_error(std::string("hardware metrics: the device failed before the scope began: ") +
                                  cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
     }
-    CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     enable.ctx = static_cast<CUcontext>(ctx);
     call(f.enable(&enable), "cuptiRangeProfilerEnable");
     object_ = enable.pRangeProfilerObject;
     try {
         std::vector<const char*> names;
         for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
-        CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        auto size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
         size.pRangeProfilerObject = as_object(object_);
         size.pMetricNames = names.data();
         size.numMetrics = names.size();
@@ -68,13 +80,12 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
         call(f.get_counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
         counter_data_.resize(size.counterDataSize);
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
-            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+        auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
         init.pRangeProfilerObject = as_object(object_);
         init.counterDataSize = counter_data_.size();
         init.pCounterData = counter_data_.data();
         call(f.counter_data_image_initialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
-        CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+        auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
         config.pRangeProfilerObject = as_object(object_);
         config.configSize = plan_->config_image.size();
         config.pConfig = plan_->config_image.data();
@@ -88,7 +99,7 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         config.passIndex = 0;
         config.targetNestingLevel = 1;
         call(f.set_config(&config), "cuptiRangeProfilerSetConfig");
-        CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+        auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
         start.pRangeProfilerObject = as_object(object_);
         call(f.start(&start), "cuptiRangeProfilerStart");
     } catch (...) {
@@ -99,7 +110,7 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
 
 void RangeSession::disable() noexcept {
     if (!object_) return;
-    CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     p.pRangeProfilerObject = as_object(object_);
     try {
         (void)profiler_functions().disable(&p);
@@ -112,7 +123,7 @@ RangeSession::~RangeSession() {
     if (!object_) return;
     try {
         // Stop before disabling, as CUPTI's order asks; the counters are dropped.
-        CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+        auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         stop.pRangeProfilerObject = as_object(object_);
         (void)cudaDeviceSynchronize();
         (void)cudaGetLastError();
@@ -139,7 +150,7 @@ MetricsResult RangeSession::finish() {
                                  (synced != cudaSuccess ? cudaGetErrorName(synced) : "the current context changed") +
                                  "): the counters of its kernels are lost; end the scope before cudaDeviceReset()");
     }
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = as_object(object_);
     call(f.stop(&stop), "cuptiRangeProfilerStop");
     MetricsResult result;
@@ -148,13 +159,13 @@ MetricsResult RangeSession::finish() {
     if (!stop.isAllPassSubmitted)
         result.notes.push_back("CUPTI reported that not every pass was submitted (pass " +
                                std::to_string(stop.passIndex) + "): values may be incomplete");
-    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = as_object(object_);
     call(f.decode_data(&decode), "cuptiRangeProfilerDecodeData");
     if (decode.numOfRangeDropped > 0)
         result.notes.push_back(std::to_string(decode.numOfRangeDropped) + " kernel launches beyond the scope's " +
                                std::to_string(max_kernels_) + " were not profiled (raise max_kernels)");
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
     info.pCounterDataImage = counter_data_.data();
     info.counterDataImageSize = counter_data_.size();
     call(f.get_counter_data_info(&info), "cuptiRangeProfilerGetCounterDataInfo");
@@ -164,13 +175,13 @@ MetricsResult RangeSession::finish() {
     std::map<std::string, std::uint64_t> launches;
     std::vector<double> values(names.size());
     for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
-        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params r{CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+        auto r = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
         r.pCounterDataImage = counter_data_.data();
         r.counterDataImageSize = counter_data_.size();
         r.rangeIndex = range;
         r.rangeDelimiter = "/";
         call(f.counter_data_get_range_info(&r), "cuptiRangeProfilerCounterDataGetRangeInfo");
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
         eval.pHostObject = plan_->host;
         eval.pCounterDataImage = counter_data_.data();
         eval.counterDataImageSize = counter_data_.size();

@@ -37,7 +37,8 @@ private:
     std::chrono::steady_clock::time_point began_;
 };
 
-// The readable name of a range: CUPTI names auto ranges by the kernel's (mangled) symbol.
+// The readable name of a range (CUPTI names auto ranges by the kernel's symbol): demangled, without the
+// parameter list.
 std::string kernel_name_of_range(const char* range_name);
 
 }  // namespace gpuchrono::metrics::detail
