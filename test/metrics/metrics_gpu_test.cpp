@@ -59,9 +59,8 @@ BOOST_AUTO_TEST_CASE(copy_reads_exactly_its_bytes) {
     const double read = value_of(r, "copy_kernel", "dram__bytes_read.sum");
     BOOST_TEST(std::abs(read - static_cast<double>(bytes)) <= 0.01 * static_cast<double>(bytes),
                "dram__bytes_read.sum " << read << " vs " << bytes << " bytes read");
-    BOOST_TEST(r.find("copy_kernel", "dram__bytes_read.sum")->unit == "byte" ||
-                   r.find("copy_kernel", "dram__bytes_read.sum")->unit == "bytes",
-               "unit " << r.find("copy_kernel", "dram__bytes_read.sum")->unit);
+    const std::string unit = r.find("copy_kernel", "dram__bytes_read.sum")->unit;
+    BOOST_TEST((unit == "byte" || unit == "bytes"), "unit " << unit);
     BOOST_TEST(r.find("copy_kernel", "dram__throughput.avg.pct_of_peak_sustained_elapsed")->unit == "%");
     BOOST_TEST_MESSAGE("passes " << r.passes << ", collection " << r.collection_ns / 1e6 << " ms");
 }
@@ -69,7 +68,7 @@ BOOST_AUTO_TEST_CASE(copy_reads_exactly_its_bytes) {
 BOOST_AUTO_TEST_CASE(fma_loop_flops_are_exact) {
     constexpr unsigned blocks = 264, threads = 256, fmas = 4096;
     float* out = nullptr;
-    ok(cudaMalloc(&out, sizeof(float) * blocks * threads), "cudaMalloc");
+    ok(cudaMalloc(reinterpret_cast<void**>(&out), sizeof(float) * blocks * threads), "cudaMalloc");
     gpuchrono::metrics::MetricsScope scope({"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
                                             "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
                                             "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"});
@@ -84,7 +83,7 @@ BOOST_AUTO_TEST_CASE(fma_loop_flops_are_exact) {
 
 BOOST_AUTO_TEST_CASE(two_kernels_by_name_in_launch_order) {
     float* out = nullptr;
-    ok(cudaMalloc(&out, 64 * sizeof(float)), "cudaMalloc");
+    ok(cudaMalloc(reinterpret_cast<void**>(&out), 64 * sizeof(float)), "cudaMalloc");
     gpuchrono::metrics::MetricsScope scope({"smsp__inst_executed.sum"});
     metric_kernels::launch_second_named(out, nullptr);
     metric_kernels::launch_first_named(out, nullptr);
@@ -123,7 +122,7 @@ BOOST_AUTO_TEST_CASE(unknown_metric_refused_with_device_names) {
 // it); a graph's kernels: what CUPTI does is recorded here and in docs/metrics.md.
 BOOST_AUTO_TEST_CASE(other_stream_and_graph) {
     float* out = nullptr;
-    ok(cudaMalloc(&out, 64 * sizeof(float)), "cudaMalloc");
+    ok(cudaMalloc(reinterpret_cast<void**>(&out), 64 * sizeof(float)), "cudaMalloc");
     cudaStream_t other = nullptr;
     ok(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), "cudaStreamCreate");
     {
@@ -208,7 +207,7 @@ BOOST_AUTO_TEST_SUITE(metrics_device_reset)
 
 BOOST_AUTO_TEST_CASE(reset_inside_scope_is_refused) {
     float* out = nullptr;
-    ok(cudaMalloc(&out, 64 * sizeof(float)), "cudaMalloc");
+    ok(cudaMalloc(reinterpret_cast<void**>(&out), 64 * sizeof(float)), "cudaMalloc");
     gpuchrono::metrics::MetricsScope scope({"smsp__inst_executed.sum"});
     metric_kernels::launch_first_named(out, nullptr);
     ok(cudaDeviceSynchronize(), "sync");
