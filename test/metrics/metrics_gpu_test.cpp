@@ -143,6 +143,9 @@ BOOST_AUTO_TEST_CASE(other_stream_and_graph) {
         gpuchrono::metrics::MetricsScope scope({"smsp__inst_executed.sum"});
         ok(cudaGraphLaunch(exec, other), "cudaGraphLaunch");
         const gpuchrono::metrics::MetricsResult r = scope.stop();
+        BOOST_TEST_REQUIRE(r.kernels.size() == 1u);
+        BOOST_TEST(r.kernels[0].kernel == "(graph launch)");
+        BOOST_TEST(r.kernels[0].values.at(0).value > 0.0);
         std::printf("graph launch in a scope: %zu ranges:", r.kernels.size());
         for (const auto& k : r.kernels) std::printf(" %s (%g)", k.kernel.c_str(), k.values.at(0).value);
         for (const auto& n : r.notes) std::printf(" note: %s", n.c_str());
@@ -180,14 +183,19 @@ BOOST_AUTO_TEST_CASE(timings_agree_with_metrics_on_and_off) {
     const gpuchrono::Series off = gpuchrono::measure("copy, metrics off", stream, copy);
     (void)cudaStreamDestroy(stream);
     const auto& record = *on.measure_record();
-    BOOST_TEST_REQUIRE(record.kernel_metrics.has_value());
-    BOOST_TEST(!off.measure_record()->kernel_metrics.has_value());
-    const double read = value_of(*record.kernel_metrics, "copy_kernel", "dram__bytes_read.sum");
-    BOOST_TEST(std::abs(read - static_cast<double>(bytes)) <= 0.01 * static_cast<double>(bytes));
     const gpuchrono::Comparison c = gpuchrono::compare(off, on);
-    BOOST_TEST_MESSAGE(c.reason << " (method " << gpuchrono::to_string(record.method) << ")");
+    BOOST_TEST_MESSAGE(c.reason << " (methods " << gpuchrono::to_string(record.method) << ", "
+                                << gpuchrono::to_string(off.measure_record()->method) << "; medians "
+                                << c.median_a.ns() << " / " << c.median_b.ns() << " ns)");
     BOOST_TEST((c.verdict == gpuchrono::Verdict::no_difference || c.verdict == gpuchrono::Verdict::inconclusive),
                "with metrics on, measure() timed differently: " << c.reason);
+    BOOST_TEST(on.failed_count() == 0u);
+    BOOST_TEST(off.failed_count() == 0u);
+    BOOST_TEST_REQUIRE(record.kernel_metrics.has_value());
+    BOOST_TEST(!off.measure_record()->kernel_metrics.has_value());
+    for (const auto& n : record.kernel_metrics->notes) BOOST_TEST_MESSAGE("note: " << n);
+    const double read = value_of(*record.kernel_metrics, "copy_kernel", "dram__bytes_read.sum");
+    BOOST_TEST(std::abs(read - static_cast<double>(bytes)) <= 0.01 * static_cast<double>(bytes));
 }
 
 BOOST_AUTO_TEST_CASE(unknown_metric_refused_before_sampling) {

@@ -1,6 +1,7 @@
 #include "range_session.hpp"
 
 #include "../../cupti/cupti_library.hpp"
+#include "../../cupti/launch_subscriber.hpp"
 #include "cupti_failure.hpp"
 
 #include <gpuchrono/gpu/context_id.hpp>
@@ -8,8 +9,10 @@
 #include <cuda_runtime_api.h>
 #include <cxxabi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace gpuchrono::metrics::detail {
@@ -51,6 +54,62 @@ void call(CUptiResult r, const char* what) {
 
 CUpti_RangeProfiler_Object* as_object(void* p) { return static_cast<CUpti_RangeProfiler_Object*>(p); }
 
+// The kernels launched while a session runs, in call order: CUPTI numbers auto ranges "0", "1", ...; the
+// launch callbacks give them their names.
+std::mutex launched_mutex;
+std::vector<std::string> launched;
+
+void on_kernel_launch(const char* symbol) noexcept {
+    try {
+        const std::lock_guard lock(launched_mutex);
+        launched.emplace_back(symbol);
+    } catch (...) {
+        // Out of memory inside a launch call: the range keeps CUPTI's number as its name.
+    }
+}
+
+// The range profiler stays enabled on a context between sessions: enabling it costs far more than a session
+// (docs/metrics.md). Dropped (disabled) when a session finds another context current, and never touched again
+// after its context was destroyed.
+struct EnabledProfiler {
+    std::uint64_t context_id = 0;
+    void* object = nullptr;
+};
+EnabledProfiler enabled;
+
+bool keep_enabled() {
+    static const bool keep = [] {
+        const char* v = std::getenv("GPUCHRONO_METRICS_KEEP_ENABLED");
+        return !(v && v[0] == '0');
+    }();
+    return keep;
+}
+
+bool tracing() {
+    static const bool on = std::getenv("GPUCHRONO_METRICS_TRACE") != nullptr;
+    return on;
+}
+
+struct PhaseClock {
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    void mark(const char* phase) {
+        if (!tracing()) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "gpuchrono metrics: %s %.3f ms\n", phase,
+                     std::chrono::duration<double, std::milli>(now - last).count());
+        last = now;
+    }
+};
+
+void disable_object(void* object) noexcept {
+    auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    p.pRangeProfilerObject = as_object(object);
+    try {
+        (void)profiler_functions().disable(&p);
+    } catch (...) {
+    }
+}
+
 }  // namespace
 
 RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels)
@@ -65,10 +124,30 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         throw std::runtime_error(std::string("hardware metrics: the device failed before the scope began: ") +
                                  cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
     }
-    auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    enable.ctx = static_cast<CUcontext>(ctx);
-    call(f.enable(&enable), "cuptiRangeProfilerEnable");
-    object_ = enable.pRangeProfilerObject;
+    PhaseClock clock;
+    // Kernel names: the launch callbacks of gpuchrono's one CUPTI subscriber (shared with KernelPolicy).
+    if (auto e = cupti::subscribe_to_launches(cupti::cupti_library()))
+        naming_error_ = *e;
+    else if (auto e2 = cupti::enable_launch_callbacks())
+        naming_error_ = *e2;
+    clock.mark("subscriber");
+    if (enabled.object && enabled.context_id != context_id_) {
+        // Another context (or the same device after a reset): the old object's context may be gone; only a live
+        // one is disabled.
+        if (enabled.context_id != 0 && gpuchrono::detail::current_context_id() == enabled.context_id)
+            disable_object(enabled.object);
+        enabled = {};
+    }
+    if (keep_enabled() && enabled.object) {
+        object_ = enabled.object;
+    } else {
+        auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+        enable.ctx = static_cast<CUcontext>(ctx);
+        call(f.enable(&enable), "cuptiRangeProfilerEnable");
+        object_ = enable.pRangeProfilerObject;
+        if (keep_enabled()) enabled = {context_id_, object_};
+    }
+    clock.mark("enable");
     try {
         std::vector<const char*> names;
         for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
@@ -85,6 +164,7 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         init.counterDataSize = counter_data_.size();
         init.pCounterData = counter_data_.data();
         call(f.counter_data_image_initialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+        clock.mark("counter data image");
         auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
         config.pRangeProfilerObject = as_object(object_);
         config.configSize = plan_->config_image.size();
@@ -99,23 +179,27 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         config.passIndex = 0;
         config.targetNestingLevel = 1;
         call(f.set_config(&config), "cuptiRangeProfilerSetConfig");
+        clock.mark("set config");
+        {
+            const std::lock_guard lock(launched_mutex);
+            launched.clear();
+        }
+        if (naming_error_.empty()) cupti::set_kernel_name_listener(on_kernel_launch);
         auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
         start.pRangeProfilerObject = as_object(object_);
         call(f.start(&start), "cuptiRangeProfilerStart");
+        clock.mark("start");
     } catch (...) {
+        cupti::set_kernel_name_listener(nullptr);
         disable();
         throw;
     }
 }
 
 void RangeSession::disable() noexcept {
+    cupti::set_kernel_name_listener(nullptr);
     if (!object_) return;
-    auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-    p.pRangeProfilerObject = as_object(object_);
-    try {
-        (void)profiler_functions().disable(&p);
-    } catch (...) {
-    }
+    if (!keep_enabled() || enabled.object != object_) disable_object(object_);
     object_ = nullptr;
 }
 
@@ -140,11 +224,15 @@ MetricsResult RangeSession::finish() {
         RangeSession* s;
         ~DisableOnExit() { s->disable(); }
     } disable_on_exit{this};
+    PhaseClock clock;
     const cudaError_t synced = cudaDeviceSynchronize();
+    cupti::set_kernel_name_listener(nullptr);
+    clock.mark("kernels (synchronize)");
     const std::uint64_t context_now = gpuchrono::detail::current_context_id();
     if (synced != cudaSuccess || context_now != context_id_) {
         (void)cudaGetLastError();
         object_ = nullptr;  // its context is gone: CUPTI must not be called on it
+        if (enabled.context_id == context_id_) enabled = {};
         throw std::runtime_error(std::string("hardware metrics: the device was reset or its context destroyed during "
                                              "the scope (") +
                                  (synced != cudaSuccess ? cudaGetErrorName(synced) : "the current context changed") +
@@ -153,6 +241,7 @@ MetricsResult RangeSession::finish() {
     auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = as_object(object_);
     call(f.stop(&stop), "cuptiRangeProfilerStop");
+    clock.mark("stop");
     MetricsResult result;
     result.requested = plan_->metrics;
     result.passes = plan_->passes;
@@ -169,6 +258,25 @@ MetricsResult RangeSession::finish() {
     info.pCounterDataImage = counter_data_.data();
     info.counterDataImageSize = counter_data_.size();
     call(f.get_counter_data_info(&info), "cuptiRangeProfilerGetCounterDataInfo");
+    clock.mark("decode");
+    std::vector<std::string> names_in_order;
+    {
+        const std::lock_guard lock(launched_mutex);
+        names_in_order.swap(launched);
+    }
+    if (!naming_error_.empty())
+        result.notes.push_back("kernels are named by CUPTI's range numbers: " + naming_error_);
+    else if (names_in_order.size() != info.numTotalRanges)
+        result.notes.push_back(std::to_string(info.numTotalRanges) + " ranges for " +
+                               std::to_string(names_in_order.size()) +
+                               " kernel launch calls seen: kernels are named by CUPTI's range numbers");
+    for (const std::string& n : names_in_order)
+        if (n == "(graph launch)") {
+            result.notes.push_back("a CUDA graph launched in the scope is profiled as one range over all its kernels, "
+                                   "named \"(graph launch)\"");
+            break;
+        }
+    const bool named = naming_error_.empty() && names_in_order.size() == info.numTotalRanges;
 
     std::vector<const char*> names;
     for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
@@ -191,12 +299,13 @@ MetricsResult RangeSession::finish() {
         eval.pMetricValues = values.data();
         call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
         KernelMetrics k;
-        k.kernel = kernel_name_of_range(r.rangeName);
+        k.kernel = kernel_name_of_range(named ? names_in_order[range].c_str() : r.rangeName);
         k.launch = launches[k.kernel]++;
         k.device = plan_->device;
         for (std::size_t i = 0; i < names.size(); ++i) k.values.push_back({plan_->metrics[i], values[i], plan_->units[i]});
         result.kernels.push_back(std::move(k));
     }
+    clock.mark("evaluate");
     result.collection_ns =
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - began_).count();
     return result;

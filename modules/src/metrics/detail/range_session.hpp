@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gpuchrono::metrics::detail {
@@ -34,6 +35,7 @@ private:
     void* object_ = nullptr;  // CUpti_RangeProfiler_Object*
     std::vector<std::uint8_t> counter_data_;
     std::uint64_t context_id_ = 0;
+    std::string naming_error_;  // why kernels cannot be named (then they keep CUPTI's range numbers)
     std::chrono::steady_clock::time_point began_;
 };
 
