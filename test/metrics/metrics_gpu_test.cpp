@@ -179,8 +179,11 @@ BOOST_AUTO_TEST_CASE(timings_agree_with_metrics_on_and_off) {
     const auto copy = [&](cudaStream_t s) { metric_kernels::launch_copy(buf.a, buf.b, bytes, s); };
     gpuchrono::MeasureOptions with;
     with.metrics = {"memory"};
-    const gpuchrono::Series on = gpuchrono::measure("copy, metrics on", stream, copy, with);
     const gpuchrono::Series off = gpuchrono::measure("copy, metrics off", stream, copy);
+    const gpuchrono::Series on = gpuchrono::measure("copy, metrics on", stream, copy, with);
+    // Timing after a collection: KernelPolicy's records must still come (the profiler is disabled after a
+    // scope while KernelPolicy's session exists, and the activity kinds enabled again).
+    const gpuchrono::Series after = gpuchrono::measure("copy, after metrics", stream, copy);
     (void)cudaStreamDestroy(stream);
     const auto& record = *on.measure_record();
     const gpuchrono::Comparison c = gpuchrono::compare(off, on);
@@ -190,6 +193,12 @@ BOOST_AUTO_TEST_CASE(timings_agree_with_metrics_on_and_off) {
     BOOST_TEST((c.verdict == gpuchrono::Verdict::no_difference || c.verdict == gpuchrono::Verdict::inconclusive),
                "with metrics on, measure() timed differently: " << c.reason);
     BOOST_TEST(on.failed_count() == 0u);
+    BOOST_TEST(after.failed_count() == 0u);
+    BOOST_TEST_REQUIRE(after.size() > 0u);
+    const gpuchrono::Comparison c2 = gpuchrono::compare(off, after);
+    BOOST_TEST_MESSAGE("after metrics: " << c2.reason << " (method " << gpuchrono::to_string(after.measure_record()->method) << ")");
+    BOOST_TEST((c2.verdict == gpuchrono::Verdict::no_difference || c2.verdict == gpuchrono::Verdict::inconclusive),
+               "after a metrics collection, measure() timed differently: " << c2.reason);
     BOOST_TEST(off.failed_count() == 0u);
     BOOST_TEST_REQUIRE(record.kernel_metrics.has_value());
     BOOST_TEST(!off.measure_record()->kernel_metrics.has_value());

@@ -26,6 +26,12 @@ public:
     bool flushed = false;              // guarded by the session's flush mutex
 };
 
+// Whether KernelPolicy's activity session has been set up in this process (without setting it up).
+bool activity_session_active() noexcept;
+// Enables again the activity kinds the session records (CONCURRENT_KERNEL, MEMCPY, MEMSET): the metrics
+// collector calls it after disabling CUPTI's range profiler, whose kernel replay leaves kernel records off.
+void reenable_activity_kinds() noexcept;
+
 class CuptiSession {
 public:
     // The session, set up on first call; nullptr if CUPTI cannot be used, with the reason in `why`.

@@ -2,6 +2,7 @@
 
 #include "../../cupti/cupti_library.hpp"
 #include "cupti_failure.hpp"
+#include "range_session.hpp"
 
 #include <gpuchrono/metrics/metric_catalogue.hpp>
 
@@ -179,7 +180,11 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
     call(f.device_get_chip_name(&chip), "cuptiDeviceGetChipName");
     plan->chip = chip.pChipName;
 
+    // The query fails while the range profiler is enabled on the context (kept between sessions): released first.
     auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    avail.ctx = static_cast<CUcontext>(ctx);
+    if (f.get_counter_availability(&avail) != CUPTI_SUCCESS) release_kept_profiler();
+    avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     avail.ctx = static_cast<CUcontext>(ctx);
     call(f.get_counter_availability(&avail), "cuptiProfilerGetCounterAvailability (size)");
     std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);

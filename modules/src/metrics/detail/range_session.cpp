@@ -1,6 +1,7 @@
 #include "range_session.hpp"
 
 #include "../../cupti/cupti_library.hpp"
+#include "../../cupti/cupti_session.hpp"
 #include "../../cupti/launch_subscriber.hpp"
 #include "cupti_failure.hpp"
 
@@ -71,18 +72,30 @@ void on_kernel_launch(const char* symbol) noexcept {
 // The range profiler stays enabled on a context between sessions: enabling it costs far more than a session
 // (docs/metrics.md). Dropped (disabled) when a session finds another context current, and never touched again
 // after its context was destroyed.
+struct PristineImage {
+    void* object = nullptr;
+    const CollectionPlan* plan = nullptr;  // plans live for the process (cached), so the address is theirs
+    std::size_t ranges = 0;
+    std::vector<std::uint8_t> image;
+};
+
+PristineImage pristine;  // of the enabled object; cleared when it is disabled
+
 struct EnabledProfiler {
     std::uint64_t context_id = 0;
     void* object = nullptr;
 };
 EnabledProfiler enabled;
 
+// Kept enabled unless KernelPolicy's activity session exists: while the range profiler is enabled CUPTI
+// delivers no kernel activity records (seen on the H100, CUDA 13.0), so then each session disables it and turns
+// the activity kinds on again. GPUCHRONO_METRICS_KEEP_ENABLED=0 disables after every session regardless.
 bool keep_enabled() {
-    static const bool keep = [] {
+    static const bool allowed = [] {
         const char* v = std::getenv("GPUCHRONO_METRICS_KEEP_ENABLED");
         return !(v && v[0] == '0');
     }();
-    return keep;
+    return allowed && !cupti::activity_session_active();
 }
 
 bool tracing() {
@@ -108,9 +121,16 @@ void disable_object(void* object) noexcept {
         (void)profiler_functions().disable(&p);
     } catch (...) {
     }
+    pristine = {};
+    cupti::reenable_activity_kinds();
 }
 
 }  // namespace
+
+void release_kept_profiler() noexcept {
+    if (enabled.object && enabled.context_id == gpuchrono::detail::current_context_id()) disable_object(enabled.object);
+    enabled = {};
+}
 
 RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels)
     : plan_(std::move(plan)), max_kernels_(max_kernels), began_(std::chrono::steady_clock::now()) {
@@ -138,6 +158,10 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
             disable_object(enabled.object);
         enabled = {};
     }
+    if (enabled.object && !keep_enabled()) {  // KernelPolicy's session began since: it needs the profiler off
+        disable_object(enabled.object);
+        enabled = {};
+    }
     if (keep_enabled() && enabled.object) {
         object_ = enabled.object;
     } else {
@@ -158,12 +182,21 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         size.maxNumOfRanges = max_kernels_;
         size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
         call(f.get_counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
-        counter_data_.resize(size.counterDataSize);
-        auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-        init.pRangeProfilerObject = as_object(object_);
-        init.counterDataSize = counter_data_.size();
-        init.pCounterData = counter_data_.data();
-        call(f.counter_data_image_initialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+        // Initialising an image costs milliseconds (4-27 ms for 256 ranges on the H100); a fresh copy of one
+        // initialised for the same object, plan and size is the same bytes.
+        if (pristine.object == object_ && pristine.plan == plan_.get() && pristine.ranges == max_kernels_ &&
+            pristine.image.size() == size.counterDataSize) {
+            counter_data_ = pristine.image;
+        } else {
+            counter_data_.assign(size.counterDataSize, 0);
+            auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+                CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+            init.pRangeProfilerObject = as_object(object_);
+            init.counterDataSize = counter_data_.size();
+            init.pCounterData = counter_data_.data();
+            call(f.counter_data_image_initialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+            pristine = {object_, plan_.get(), max_kernels_, counter_data_};
+        }
         clock.mark("counter data image");
         auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
         config.pRangeProfilerObject = as_object(object_);
@@ -311,6 +344,7 @@ MetricsResult RangeSession::finish() {
     return result;
 }
 #else
+void release_kept_profiler() noexcept {}
 RangeSession::RangeSession(std::shared_ptr<const CollectionPlan>, std::size_t) { profiler_functions(); }
 RangeSession::~RangeSession() = default;
 void RangeSession::disable() noexcept {}

@@ -39,6 +39,10 @@ private:
     std::chrono::steady_clock::time_point began_;
 };
 
+// Disables the range profiler kept enabled between sessions (if its context is current): the counter
+// availability query a new plan needs fails while it is enabled.
+void release_kept_profiler() noexcept;
+
 // The readable name of a range (CUPTI names auto ranges by the kernel's symbol): demangled, without the
 // parameter list.
 std::string kernel_name_of_range(const char* range_name);
