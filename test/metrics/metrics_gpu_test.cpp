@@ -193,12 +193,17 @@ BOOST_AUTO_TEST_CASE(timings_agree_with_metrics_on_and_off) {
     BOOST_TEST((c.verdict == gpuchrono::Verdict::no_difference || c.verdict == gpuchrono::Verdict::inconclusive),
                "with metrics on, measure() timed differently: " << c.reason);
     BOOST_TEST(on.failed_count() == 0u);
+    // After a collection KernelPolicy refuses (CUPTI sends no more kernel records): the automatic method falls
+    // back, says why, and times the same kernel within 10% of the kernel method's median (the graph method's
+    // per-call time also holds the gaps between launches).
     BOOST_TEST(after.failed_count() == 0u);
+    BOOST_TEST((after.measure_record()->method != gpuchrono::Method::kernel));
+    BOOST_TEST(after.measure_record()->method_note.find("range profiler") != std::string::npos,
+               "method note: " << after.measure_record()->method_note);
     BOOST_TEST_REQUIRE(after.size() > 0u);
     const gpuchrono::Comparison c2 = gpuchrono::compare(off, after);
-    BOOST_TEST_MESSAGE("after metrics: " << c2.reason << " (method " << gpuchrono::to_string(after.measure_record()->method) << ")");
-    BOOST_TEST((c2.verdict == gpuchrono::Verdict::no_difference || c2.verdict == gpuchrono::Verdict::inconclusive),
-               "after a metrics collection, measure() timed differently: " << c2.reason);
+    BOOST_TEST_MESSAGE("after metrics: " << c2.reason << " (" << after.measure_record()->method_note << ")");
+    BOOST_TEST(std::abs(c2.median_b.ns() / c2.median_a.ns() - 1.0) < 0.10);
     BOOST_TEST(off.failed_count() == 0u);
     BOOST_TEST_REQUIRE(record.kernel_metrics.has_value());
     BOOST_TEST(!off.measure_record()->kernel_metrics.has_value());

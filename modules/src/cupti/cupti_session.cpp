@@ -24,6 +24,13 @@ std::atomic<bool> session_active{false};
 
 bool activity_session_active() noexcept { return session_active.load(); }
 
+namespace {
+std::atomic<const char*> silenced{nullptr};
+}  // namespace
+
+void mark_activity_silenced(const char* why) noexcept { silenced.store(why); }
+const char* activity_silenced() noexcept { return silenced.load(); }
+
 void reenable_activity_kinds() noexcept {
     if (!session_active.load()) return;
     const CuptiLibrary& lib = cupti_library();

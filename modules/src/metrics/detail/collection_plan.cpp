@@ -183,13 +183,21 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
     // The query fails while the range profiler is enabled on the context (kept between sessions): released first.
     auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     avail.ctx = static_cast<CUcontext>(ctx);
-    if (f.get_counter_availability(&avail) != CUPTI_SUCCESS) release_kept_profiler();
-    avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
-    avail.ctx = static_cast<CUcontext>(ctx);
-    call(f.get_counter_availability(&avail), "cuptiProfilerGetCounterAvailability (size)");
-    std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
-    avail.pCounterAvailabilityImage = availability.data();
-    call(f.get_counter_availability(&avail), "cuptiProfilerGetCounterAvailability");
+    // On the H100 the size query succeeded but the image query failed (CUPTI_ERROR_INVALID_PARAMETER) while the
+    // profiler was enabled. The image is the device's: kept per device from the first query, made before the
+    // device's first session; another query releases the kept profiler first.
+    static std::map<int, std::vector<std::uint8_t>> availability_of;
+    std::vector<std::uint8_t>& availability = availability_of[device];
+    if (availability.empty()) {
+        release_kept_profiler();
+        call(f.get_counter_availability(&avail), "cuptiProfilerGetCounterAvailability (size)");
+        availability.resize(avail.counterAvailabilityImageSize);
+        avail.pCounterAvailabilityImage = availability.data();
+        if (const CUptiResult r = f.get_counter_availability(&avail); r != CUPTI_SUCCESS) {
+            availability.clear();
+            call(r, "cuptiProfilerGetCounterAvailability");
+        }
+    }
 
     auto init = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;

@@ -222,6 +222,10 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         start.pRangeProfilerObject = as_object(object_);
         call(f.start(&start), "cuptiRangeProfilerStart");
         clock.mark("start");
+        cupti::mark_activity_silenced(
+            "CUPTI's range profiler (gpuchrono::metrics) has run in this process, and after it CUPTI delivers no "
+            "kernel activity records (seen on an H100 with CUDA 13.0: KernelPolicy timed 0 ns), so KernelPolicy "
+            "refuses; measure() falls back to the graph or event method (docs/metrics.md)");
     } catch (...) {
         cupti::set_kernel_name_listener(nullptr);
         disable();
