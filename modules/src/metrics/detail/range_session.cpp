@@ -270,6 +270,7 @@ MetricsResult RangeSession::finish() {
         (void)cudaGetLastError();
         object_ = nullptr;  // its context is gone: CUPTI must not be called on it
         if (enabled.context_id == context_id_) enabled = {};
+        pristine = {};
         throw std::runtime_error(std::string("hardware metrics: the device was reset or its context destroyed during "
                                              "the scope (") +
                                  (synced != cudaSuccess ? cudaGetErrorName(synced) : "the current context changed") +
