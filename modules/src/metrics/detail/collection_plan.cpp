@@ -52,6 +52,7 @@ void* current_cuda_context(int device) {
 
 namespace {
 
+#if GPUCHRONO_HAS_RANGE_PROFILER
 int resolve_device(int device) {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
@@ -72,7 +73,6 @@ int resolve_device(int device) {
     return device;
 }
 
-#if GPUCHRONO_HAS_RANGE_PROFILER
 std::string cupti_text(CUptiResult r) {
     const char* text = nullptr;
     const cupti::CuptiLibrary& lib = cupti::cupti_library();

@@ -1,5 +1,7 @@
 #include "cupti_failure.hpp"
 
+#include <cupti_version.h>
+
 namespace gpuchrono::metrics::detail {
 
 namespace {
@@ -21,12 +23,18 @@ const char* code_name(CUptiResult code) {
         case CUPTI_ERROR_INVALID_PARAMETER: return "CUPTI_ERROR_INVALID_PARAMETER";
         case CUPTI_ERROR_INVALID_METRIC_NAME: return "CUPTI_ERROR_INVALID_METRIC_NAME";
         case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED";
+// The codes CUPTI added last (41-46), named where the headers have them: the collector needs CUPTI API 28+
+// anyway, and CUPTI_ERROR_INVALID_CHIP_NAME is new in CUDA 13.
+#if CUPTI_API_VERSION >= 28
         case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED: return "CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED";
         case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED";
         case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED";
         case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED";
         case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED";
+#endif
+#if CUPTI_API_VERSION >= 130000
         case CUPTI_ERROR_INVALID_CHIP_NAME: return "CUPTI_ERROR_INVALID_CHIP_NAME";
+#endif
         case CUPTI_ERROR_OUT_OF_MEMORY: return "CUPTI_ERROR_OUT_OF_MEMORY";
         case CUPTI_ERROR_UNKNOWN: return "CUPTI_ERROR_UNKNOWN";
         default: return nullptr;
@@ -55,13 +63,17 @@ std::string advice_for(CUptiResult code) {
             return "The profiler cannot run alongside what is already enabled in this process (another tool "
                    "injected into it, e.g. ncu or nsys): run without it";
         case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+#if CUPTI_API_VERSION >= 28
         case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
         case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
         case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
         case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
         case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-        case CUPTI_ERROR_NOT_SUPPORTED:
+#endif
+#if CUPTI_API_VERSION >= 130000
         case CUPTI_ERROR_INVALID_CHIP_NAME:
+#endif
+        case CUPTI_ERROR_NOT_SUPPORTED:
             return "This device or configuration does not support hardware counters through CUPTI's profiler";
         case CUPTI_ERROR_INVALID_CONTEXT:
             return "The CUDA context is gone (was the device reset, e.g. cudaDeviceReset(), during the scope?): "
