@@ -13,3 +13,10 @@ target_sources(gpuchrono PRIVATE
   src/report/kernel_metrics_csv.cpp
   src/report/roofline_svg.cpp
   src/measure/metric_comparison.cpp)
+# Collection through CUPTI's Range Profiler (CUDA 12.9+; a refusal on older toolkits): the scope and its internals.
+target_sources(gpuchrono PRIVATE
+  src/metrics/metrics_scope.cpp
+  src/metrics/detail/collection_plan.cpp
+  src/metrics/detail/cupti_failure.cpp
+  src/metrics/detail/profiler_functions.cpp
+  src/metrics/detail/range_session.cpp)

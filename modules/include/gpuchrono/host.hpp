@@ -12,6 +12,8 @@
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/sweep.hpp>
+#include <gpuchrono/metrics/metric_catalogue.hpp>
+#include <gpuchrono/metrics/metrics_scope.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_json.hpp>

@@ -43,6 +43,7 @@ CuptiLibrary* load() {
         const std::string shown = c == soname ? std::string(soname) + " (dynamic loader path)" : c;
         if (handle) {
             lib->path = c;
+            lib->handle = handle;
             lib->searched.push_back(shown + ": loaded");
             break;
         }

@@ -27,6 +27,7 @@ struct CuptiLibrary {
     decltype(&::cuptiGetTimestamp) get_timestamp = nullptr;
     decltype(&::cuptiGetStreamIdEx) get_stream_id_ex = nullptr;
 
+    void* handle = nullptr;             // dlopen's handle: the metrics collector resolves its own functions from it
     std::string path;                   // the file that was loaded
     std::uint32_t api_version = 0;      // cuptiGetVersion() of the loaded library
     std::vector<std::string> searched;  // every place tried, in order, with why each failed

@@ -18,6 +18,27 @@ struct SetUp {
 
 }  // namespace
 
+namespace {
+std::atomic<bool> session_active{false};
+}  // namespace
+
+bool activity_session_active() noexcept { return session_active.load(); }
+
+namespace {
+std::atomic<const char*> silenced{nullptr};
+}  // namespace
+
+void mark_activity_silenced(const char* why) noexcept { silenced.store(why); }
+const char* activity_silenced() noexcept { return silenced.load(); }
+
+void reenable_activity_kinds() noexcept {
+    if (!session_active.load()) return;
+    const CuptiLibrary& lib = cupti_library();
+    for (const CUpti_ActivityKind kind :
+         {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET})
+        (void)lib.activity_enable(kind);
+}
+
 CuptiSession* CuptiSession::get(std::string& why) noexcept {
     static const SetUp* setup = []() -> SetUp* {
         auto* s = new SetUp();  // never destroyed, as CUPTI stays loaded
@@ -61,6 +82,7 @@ CuptiSession* CuptiSession::get(std::string& why) noexcept {
                 }
             }
             s->session = session;
+            session_active = true;
         } catch (const std::exception& e) {
             s->error = std::string("setting up CUPTI failed: ") + e.what();
         }

@@ -26,6 +26,18 @@ public:
     bool flushed = false;              // guarded by the session's flush mutex
 };
 
+// After CUPTI's range profiler has run in the process (gpuchrono::metrics), CUPTI delivered no more kernel
+// activity records (H100, CUDA 13.0: KernelPolicy then timed 0 ns): the collector marks it here, and KernelPolicy
+// reports itself unavailable with this reason from then on, so measure() falls back to the graph or event method.
+void mark_activity_silenced(const char* why) noexcept;
+const char* activity_silenced() noexcept;  // the reason, or nullptr
+
+// Whether KernelPolicy's activity session has been set up in this process (without setting it up).
+bool activity_session_active() noexcept;
+// Enables again the activity kinds the session records (CONCURRENT_KERNEL, MEMCPY, MEMSET): the metrics
+// collector calls it after disabling CUPTI's range profiler, whose kernel replay leaves kernel records off.
+void reenable_activity_kinds() noexcept;
+
 class CuptiSession {
 public:
     // The session, set up on first call; nullptr if CUPTI cannot be used, with the reason in `why`.

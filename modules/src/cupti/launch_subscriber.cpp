@@ -19,6 +19,21 @@ thread_local int call_depth = 0;     // launch calls of either domain in progres
 std::atomic<int> launches_in_progress{0};
 std::atomic<bool> flush_running{false};
 
+std::atomic<KernelNameListener> kernel_name_listener{nullptr};
+
+// A kernel's or graph's launch call, reported to the metrics listener once: a runtime call, or a driver call
+// not made inside one (the runtime's launch calls the driver's).
+void report_kernel_launch(CUpti_CallbackDomain domain, const CUpti_CallbackData* info) noexcept {
+    const KernelNameListener listener = kernel_name_listener.load(std::memory_order_acquire);
+    if (!listener || !info->functionName) return;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && runtime_depth > 0) return;
+    if (std::strstr(info->functionName, "GraphLaunch")) {
+        listener("(graph launch)");
+    } else if (std::strstr(info->functionName, "LaunchKernel") || std::strstr(info->functionName, "LaunchCooperative")) {
+        listener(info->symbolName ? info->symbolName : "(unnamed kernel)");
+    }
+}
+
 // How long a launch call waits for a flush before it goes ahead anyway: a flush takes 0.05-2.4 ms on the
 // H100; a wait this long means the flush itself is waiting for this thread, and a crash is better than a hang.
 constexpr auto gate_patience = std::chrono::milliseconds(100);
@@ -47,6 +62,8 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
     } else if (call_depth > 0 && --call_depth == 0) {  // an exit whose entry came before subscribing: not counted
         launches_in_progress.fetch_sub(1);
     }
+    if (enter && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API))
+        report_kernel_launch(domain, info);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth += enter ? 1 : -1;
     if (!enter || open_logs.empty()) return;  // the common case: two thread-local reads
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
@@ -88,9 +105,7 @@ std::optional<std::string> enable_launch_callbacks(const CuptiLibrary& lib, CUpt
 namespace {
 const CuptiLibrary* subscribed_library = nullptr;
 CUpti_SubscriberHandle subscribed = nullptr;
-}  // namespace
-
-std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
+std::optional<std::string> subscribe_once(const CuptiLibrary& lib) {
     CUpti_SubscriberHandle subscriber = nullptr;
     if (const CUptiResult r = lib.subscribe(&subscriber, on_api_call, nullptr); r != CUPTI_SUCCESS) {
         if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
@@ -104,6 +119,18 @@ std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
     subscribed = subscriber;
     return std::nullopt;
 }
+}  // namespace
+
+std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
+    // KernelPolicy's session and the metrics collector both need the one subscription: whoever comes first makes it.
+    static const std::optional<std::string> result = [&lib] { return subscribe_once(lib); }();
+    return result;
+}
+
+void set_kernel_name_listener(KernelNameListener listener) noexcept {
+    kernel_name_listener.store(listener, std::memory_order_release);
+}
+
 
 std::optional<std::string> enable_launch_callbacks() {
     static const std::optional<std::string> result = []() -> std::optional<std::string> {

@@ -25,7 +25,7 @@ struct LaunchLog {
     std::vector<std::uint32_t> expected;
 };
 
-// Subscribes, enabling no callback yet: the subscription holds CUPTI's one subscriber slot (if a tool holds it -
+// Subscribes (once per process: later calls return the first call's result), enabling no callback yet: the subscription holds CUPTI's one subscriber slot (if a tool holds it -
 // Nsight Systems or Compute, another profiler - the error says so) and costs a launch nothing.
 std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib);
 
@@ -42,6 +42,13 @@ std::optional<std::string> enable_launch_callbacks();
 // Without the callbacks (no thread-mode scope yet) the gate sees no launch: CUPTI's per-thread buffers are
 // therefore turned off at set-up (cupti_session.cpp), and records go to CUPTI's shared buffer, which it locks.
 void flush_between_launches(const std::function<void()>& flush);
+
+// Hardware metrics (metrics/detail/range_session.cpp) name the profiler's auto ranges, which CUPTI numbers only,
+// by the kernels launched: while a listener is set, each kernel launch call (runtime, or driver called directly)
+// passes the kernel's symbol to it, and a graph launch passes "(graph launch)", on the launching thread, in call
+// order. Needs the subscriber and its launch callbacks (subscribe_to_launches, enable_launch_callbacks).
+using KernelNameListener = void (*)(const char* symbol) noexcept;
+void set_kernel_name_listener(KernelNameListener listener) noexcept;
 
 // Open and close a log on the calling thread; logs nest (a scope inside a scope sees its launches in both).
 void open_launch_log(LaunchLog* log);

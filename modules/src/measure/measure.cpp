@@ -13,7 +13,10 @@
 #include <gpuchrono/measure/warmup.hpp>
 #include <gpuchrono/nvtx/nvtx_range.hpp>
 
+#include <gpuchrono/metrics/metrics_scope.hpp>
+
 #include "../gpu/launch_warmup.hpp"
+#include "../metrics/detail/collection_plan.hpp"
 #include "methods/sample_method.hpp"
 
 #include <algorithm>
@@ -150,6 +153,9 @@ Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& lau
     record->items_per_call = options.items;
     if (record->bytes_per_call > 0) record->peak_bytes_per_second = device_peak_memory_bandwidth(device);
 
+    // Metric names are checked (and the counters' configuration built) before any sample is paid for.
+    if (!options.metrics.empty()) (void)metrics::detail::prepare_collection(options.metrics, device);
+
     std::optional<L2Flush> flush;
     if (options.cache == CacheState::cold) flush.emplace(device);
 
@@ -259,6 +265,16 @@ Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& lau
     record->sampling_time = since(sampling_began);
     record->stop_reason = decision.reason;
     record->interval = decision.interval;
+
+    // Metrics after the samples, in a call of their own: the replays never touch a timed sample. A cold
+    // measurement's flush runs (and completes) before the scope opens, so it is not profiled itself.
+    if (!options.metrics.empty()) {
+        if (flush) flush->enqueue(stream);
+        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(stream)", "measure(): before collecting metrics");
+        metrics::MetricsScope scope(options.metrics, device);
+        launch(stream);
+        record->kernel_metrics = scope.stop();
+    }
 
     Series series(name);
     series.set_measure_record(record);

@@ -58,6 +58,24 @@ MetricSet parse_metric_set(std::string_view name) {
 
 std::span<const std::string_view> known_metric_names() { return all_names; }
 
+std::vector<std::string> expand_metric_names(std::span<const std::string> request) {
+    if (request.empty())
+        throw std::invalid_argument("no metrics asked for: name a set (memory, compute, speed_of_light) or metrics");
+    std::vector<std::string> out;
+    const auto add = [&out](std::string_view name) {
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+    };
+    for (const std::string& name : request) {
+        if (name.empty()) throw std::invalid_argument("an empty metric name was asked for");
+        if (name == "memory" || name == "compute" || name == "speed_of_light" || name == "sol") {
+            for (const std::string_view m : metric_names(parse_metric_set(name))) add(m);
+        } else {
+            add(name);
+        }
+    }
+    return out;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
     std::iota(row.begin(), row.end(), std::size_t{0});

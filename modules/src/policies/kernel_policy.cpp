@@ -336,7 +336,13 @@ private:
 
 namespace {
 
-cupti::CuptiSession* session_or(std::string& why) noexcept { return cupti::CuptiSession::get(why); }
+cupti::CuptiSession* session_or(std::string& why) noexcept {
+    if (const char* silenced = cupti::activity_silenced()) {
+        why = silenced;
+        return nullptr;
+    }
+    return cupti::CuptiSession::get(why);
+}
 
 // A lazy scope's records, read when the Measurement is first resolved (one flush serves every pending scope).
 class PendingKernelInterval final : public detail::PendingInterval {

@@ -43,6 +43,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace gpuchrono {
 
@@ -95,6 +96,12 @@ struct MeasureOptions {
     std::uint64_t bytes_read = 0;
     std::uint64_t bytes_written = 0;
     std::uint64_t items = 0;
+
+    // Hardware metrics (docs/metrics.md): set names ("memory", "compute", "speed_of_light"/"sol") or ncu metric
+    // names. Checked against the device's list before warm-up; collected after the timing samples, in one call
+    // of the callable of its own under CUPTI's Range Profiler (never among the samples), into
+    // MeasureRecord::kernel_metrics. Empty: none.
+    std::vector<std::string> metrics;
 
     void validate() const;  // std::invalid_argument naming the field
 };

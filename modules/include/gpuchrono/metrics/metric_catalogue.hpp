@@ -19,6 +19,11 @@ std::span<const std::string_view> metric_names(MetricSet set);
 // "memory", "compute", "speed_of_light" (also "sol"); throws std::invalid_argument naming the valid sets.
 MetricSet parse_metric_set(std::string_view name);
 
+// The metric names a request stands for: each set name ("memory", "compute", "speed_of_light"/"sol") replaced
+// by its metrics, other names kept as given; order kept, repeats dropped. Throws std::invalid_argument for an
+// empty request or an empty name. Names are checked against a metric list later (the device's, when collected).
+std::vector<std::string> expand_metric_names(std::span<const std::string> request);
+
 // Every name this library knows without a device: the three sets plus the sass FLOP counters a roofline needs.
 std::span<const std::string_view> known_metric_names();
 

@@ -1,0 +1,113 @@
+// Hardware metrics in process (gpuchrono::metrics::MetricsScope) against Nsight Compute (issue 23 item 7):
+// three kernels of known character (a 256 MiB device-to-device copy, a compute-bound FMA loop, a cache-resident
+// gather), each set (memory, compute, speed_of_light): every metric's value and the wall time to collect the set
+// per kernel (scope opened, kernel launched and replayed, values evaluated), median of 5 after one first use
+// that also builds the set's configuration (reported apart). bench/metrics_vs_ncu.sh runs this binary with
+// --launch-only under `ncu --metrics <same names>` and prints the table side by side.
+//
+//   bench_metrics_vs_ncu                 in-process values and times; lines "VALUE set kernel metric value unit"
+//                                        and "TIME set kernel first_ms median_ms passes"
+//   bench_metrics_vs_ncu --launch-only [--repeat N]   only the launches (each kernel N times), for ncu
+#include <gpuchrono/api.hpp>
+
+#include "metrics/metric_kernels.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+void ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e));
+}
+
+struct Kernel {
+    const char* name;  // as the profiler names its range
+    std::function<void()> launch;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    bool launch_only = false;
+    int repeat = 1;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--launch-only") == 0) launch_only = true;
+        else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::atoi(argv[++i]);
+        else {
+            std::fprintf(stderr, "usage: %s [--launch-only [--repeat N]]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (auto why = gpuchrono::no_device_reason()) {
+        std::printf("skipped: no CUDA device (%s)\n", why->c_str());
+        return 77;
+    }
+    try {
+        int sms = 0;
+        ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+        cudaDeviceProp prop{};
+        ok(cudaGetDeviceProperties(&prop, 0), "properties");
+        constexpr std::size_t copy_bytes = 256u << 20;
+        constexpr std::size_t table_words = (1u << 20) / sizeof(float);  // 1 MiB: resident in L2
+        const unsigned blocks = static_cast<unsigned>(sms) * 8, threads = 256;
+        void* src = nullptr;
+        void* dst = nullptr;
+        float* out = nullptr;
+        float* table = nullptr;
+        ok(cudaMalloc(&src, copy_bytes), "cudaMalloc");
+        ok(cudaMalloc(&dst, copy_bytes), "cudaMalloc");
+        ok(cudaMalloc(reinterpret_cast<void**>(&out), sizeof(float) * blocks * threads), "cudaMalloc");
+        ok(cudaMalloc(reinterpret_cast<void**>(&table), table_words * sizeof(float)), "cudaMalloc");
+        ok(cudaMemset(src, 1, copy_bytes), "cudaMemset");
+        ok(cudaMemset(table, 0, table_words * sizeof(float)), "cudaMemset");
+        ok(cudaDeviceSynchronize(), "sync");
+        const std::vector<Kernel> kernels{
+            {"copy_kernel", [&] { metric_kernels::launch_copy(dst, src, copy_bytes, nullptr); }},
+            {"fma_kernel", [&] { metric_kernels::launch_fma(out, blocks, threads, 8192, nullptr); }},
+            {"gather_kernel", [&] { metric_kernels::launch_gather(out, table, table_words, blocks, threads, 64, nullptr); }},
+        };
+        if (launch_only) {
+            for (int r = 0; r < repeat; ++r)
+                for (const Kernel& k : kernels) k.launch();
+            ok(cudaDeviceSynchronize(), "sync");
+            return 0;
+        }
+        std::printf("device: %s, %d SMs, CUDA %d\n", prop.name, sms, CUDART_VERSION);
+        for (const char* set : {"memory", "compute", "speed_of_light"}) {
+            for (const Kernel& k : kernels) {
+                std::vector<double> ms;
+                gpuchrono::metrics::MetricsResult last;
+                for (int i = 0; i < 6; ++i) {
+                    const auto t0 = std::chrono::steady_clock::now();
+                    gpuchrono::metrics::MetricsScope scope({set});
+                    k.launch();
+                    last = scope.stop();
+                    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                }
+                const double first = ms.front();
+                std::vector<double> rest(ms.begin() + 1, ms.end());
+                std::sort(rest.begin(), rest.end());
+                std::printf("TIME %s %s %.3f %.3f %zu\n", set, k.name, first, rest[rest.size() / 2], last.passes);
+                for (const auto& km : last.kernels)
+                    for (const auto& v : km.values)
+                        std::printf("VALUE %s %s %s %.6g %s\n", set, km.kernel.c_str(), v.name.c_str(), v.value,
+                                    v.unit.empty() ? "-" : v.unit.c_str());
+                for (const auto& n : last.notes) std::printf("NOTE %s %s %s\n", set, k.name, n.c_str());
+            }
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::printf("FAILED: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Issue 23 item 7: gpuchrono's in-process metrics against Nsight Compute on the same kernels and launches.
+#   bench/metrics_vs_ncu.sh [BINARY] [OUT-DIR]
+# BINARY (default ./bench_metrics_vs_ncu) runs once in process (values and collection time per set and kernel),
+# then, per set, under `ncu --metrics <the same names>` with --launch-only, which launches the identical kernels.
+# Clocks: ncu locks the clocks to base while profiling by default, the range profiler does not; the values are
+# compared with `ncu --clock-control none` (both at the clock the GPU chooses), and ncu is timed both ways.
+# ncu's cost per kernel beyond its start-up: (time with each kernel launched 3 times - time with 1) / 6.
+set -euo pipefail
+BIN=${1:-./bench_metrics_vs_ncu}
+OUTDIR=${2:-.}
+NCU=${NCU:-$(command -v ncu || echo /opt/nvidia/nsight-compute/2025.3.1/ncu)}
+mkdir -p "$OUTDIR"
+"$BIN" > "$OUTDIR/inprocess.txt"
+cat "$OUTDIR/inprocess.txt" | grep -v '^VALUE' || true
+now_ns() { date +%s%N; }
+: > "$OUTDIR/ncu_times.txt"
+for set in memory compute speed_of_light; do
+  names=$(awk -v s=$set '$1=="VALUE" && $2==s && !seen[$4]++ {print $4}' "$OUTDIR/inprocess.txt" | paste -sd, -)
+  for clock in none base; do
+    for rep in 1 3; do
+      f="$OUTDIR/ncu_${set}_${clock}_${rep}"
+      t0=$(now_ns)
+      "$NCU" --clock-control $clock --print-units base --csv --metrics "$names" "$BIN" --launch-only --repeat $rep \
+        > "$f.csv" 2> "$f.err" || { echo "ncu failed for $set ($clock, repeat $rep):"; tail -5 "$f.err"; }
+      t1=$(now_ns)
+      echo "NCUTIME $set $clock $rep $(( (t1 - t0) / 1000000 ))" >> "$OUTDIR/ncu_times.txt"
+    done
+  done
+done
+cat "$OUTDIR/ncu_times.txt"
+python3 - "$OUTDIR" <<'PY'
+import csv, sys, collections, os
+out = sys.argv[1]
+ours = {}; times = {}
+for line in open(os.path.join(out, "inprocess.txt")):
+    p = line.split()
+    if p and p[0] == "VALUE": ours[(p[1], p[2], p[3])] = (float(p[4]), p[5])
+    if p and p[0] == "TIME": times[(p[1], p[2])] = (float(p[3]), float(p[4]), int(p[5]))
+ncu_t = {}
+for line in open(os.path.join(out, "ncu_times.txt")):
+    _, s, clock, rep, ms = line.split(); ncu_t[(s, clock, int(rep))] = float(ms)
+def ncu_values(s, clock):
+    vals = {}
+    path = os.path.join(out, f"ncu_{s}_{clock}_1.csv")
+    rows = [l for l in open(path) if l.startswith('"')]
+    for r in csv.DictReader(rows):
+        k = r["Kernel Name"].split("(")[0]
+        try: v = float(r["Metric Value"].replace(",", ""))
+        except ValueError: continue
+        vals.setdefault((k, r["Metric Name"]), (v, r["Metric Unit"]))
+    return vals
+print("\n| set | kernel | metric | gpuchrono | ncu (clock-control none) | ncu (base clocks) | difference | within |")
+print("|---|---|---|---|---|---|---|---|")
+bad = 0
+for s in ("memory", "compute", "speed_of_light"):
+    nv = ncu_values(s, "none"); nb = ncu_values(s, "base")
+    for (ss, k, m), (v, unit) in ours.items():
+        if ss != s: continue
+        n = nv.get((k, m), (float("nan"), ""))[0]; b = nb.get((k, m), (float("nan"), ""))[0]
+        if unit == "%":
+            d = v - n; diff = f"{d:+.2f} points"; within = abs(d) <= 2.0
+        else:
+            d = (v - n) / n * 100 if n else float("nan"); diff = f"{d:+.3f}%"; within = abs(d) <= 1.0
+        tag = "yes" if within else ("n/a" if "time" in m or unit not in ("byte", "bytes", "%") else "NO")
+        if tag == "NO": bad += 1
+        print(f"| {s} | {k} | {m} | {v:.6g} {unit} | {n:.6g} | {b:.6g} | {diff} | {tag} |")
+print("\n| set | kernel | passes | gpuchrono first use ms | gpuchrono ms per kernel (median) | ncu ms per kernel, clock none | ncu ms per kernel, base clocks | ncu/gpuchrono | target |")
+print("|---|---|---|---|---|---|---|---|---|")
+target = {"memory": 14, "compute": 18, "speed_of_light": 30}
+for s in ("memory", "compute", "speed_of_light"):
+    per_none = (ncu_t[(s, "none", 3)] - ncu_t[(s, "none", 1)]) / 6
+    per_base = (ncu_t[(s, "base", 3)] - ncu_t[(s, "base", 1)]) / 6
+    for (ss, k), (first, med, passes) in times.items():
+        if ss != s: continue
+        print(f"| {s} | {k} | {passes} | {first:.1f} | {med:.2f} | {per_none:.1f} | {per_base:.1f} | {per_base/med:.1f}x | <= {target[s]} ms: {'met' if med <= target[s] else 'NOT met'} |")
+    print(f"| {s} | (ncu whole process, 1 launch each, base clocks) | | | | | {ncu_t[(s,'base',1)]:.0f} | | |")
+print(f"\nmetrics outside tolerance: {bad}")
+PY

@@ -1,0 +1,20 @@
+// What a failed CUPTI profiler call means for the person running the program: the result code's name, the call,
+// and for the failures a user can act on (no permission, another profiler attached, an unsupported device)
+// what to do. Messages only; the collector throws them.
+#pragma once
+
+#include <cupti_result.h>
+
+#include <string>
+#include <string_view>
+
+namespace gpuchrono::metrics::detail {
+
+// "<call> failed: CUPTI_ERROR_...: <CUPTI's text>. <advice>". `cupti_text` is CUPTI's own description (may be
+// empty when CUPTI could not be asked).
+std::string explain_cupti_failure(CUptiResult code, std::string_view call, std::string_view cupti_text);
+
+// The advice alone ("" when there is none for that code): device-free, for the tests.
+std::string advice_for(CUptiResult code);
+
+}  // namespace gpuchrono::metrics::detail

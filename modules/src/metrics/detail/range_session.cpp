@@ -1,0 +1,359 @@
+#include "range_session.hpp"
+
+#include "../../cupti/cupti_library.hpp"
+#include "../../cupti/cupti_session.hpp"
+#include "../../cupti/launch_subscriber.hpp"
+#include "cupti_failure.hpp"
+
+#include <gpuchrono/gpu/context_id.hpp>
+
+#include <cuda_runtime_api.h>
+#include <cxxabi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace gpuchrono::metrics::detail {
+
+std::string kernel_name_of_range(const char* range_name) {
+    if (range_name == nullptr) return "(unnamed range)";
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(range_name, nullptr, nullptr, &status);
+    std::string name = status == 0 && demangled ? demangled : range_name;
+    std::free(demangled);
+    // "copy_kernel(float4*, float4 const*, unsigned long)" -> "copy_kernel", as ncu shows it by default: the
+    // parameter list is cut at its matching '(' (templates keep their arguments).
+    if (status == 0 && !name.empty() && name.back() == ')') {
+        int depth = 0;
+        for (std::size_t i = name.size(); i-- > 0;) {
+            if (name[i] == ')') ++depth;
+            else if (name[i] == '(' && --depth == 0) {
+                if (i > 0) name.resize(i);
+                break;
+            }
+        }
+    }
+    return name;
+}
+
+#if GPUCHRONO_HAS_RANGE_PROFILER
+namespace {
+
+std::string cupti_text(CUptiResult r) {
+    const char* text = nullptr;
+    const cupti::CuptiLibrary& lib = cupti::cupti_library();
+    if (lib.get_result_string && lib.get_result_string(r, &text) == CUPTI_SUCCESS && text) return text;
+    return {};
+}
+
+void call(CUptiResult r, const char* what) {
+    if (r != CUPTI_SUCCESS) throw std::runtime_error("hardware metrics: " + explain_cupti_failure(r, what, cupti_text(r)));
+}
+
+CUpti_RangeProfiler_Object* as_object(void* p) { return static_cast<CUpti_RangeProfiler_Object*>(p); }
+
+// The kernels launched while a session runs, in call order: CUPTI numbers auto ranges "0", "1", ...; the
+// launch callbacks give them their names.
+std::mutex launched_mutex;
+std::vector<std::string> launched;
+
+void on_kernel_launch(const char* symbol) noexcept {
+    try {
+        const std::lock_guard lock(launched_mutex);
+        launched.emplace_back(symbol);
+    } catch (...) {
+        // Out of memory inside a launch call: the range keeps CUPTI's number as its name.
+    }
+}
+
+// The range profiler stays enabled on a context between sessions: enabling it costs far more than a session
+// (docs/metrics.md). Dropped (disabled) when a session finds another context current, and never touched again
+// after its context was destroyed.
+struct PristineImage {
+    void* object = nullptr;
+    const CollectionPlan* plan = nullptr;  // plans live for the process (cached), so the address is theirs
+    std::size_t ranges = 0;
+    std::vector<std::uint8_t> image;
+};
+
+PristineImage pristine;  // of the enabled object; cleared when it is disabled
+
+struct EnabledProfiler {
+    std::uint64_t context_id = 0;
+    void* object = nullptr;
+};
+EnabledProfiler enabled;
+
+// Kept enabled unless KernelPolicy's activity session exists: while the range profiler is enabled CUPTI
+// delivers no kernel activity records (seen on the H100, CUDA 13.0), so then each session disables it and turns
+// the activity kinds on again. GPUCHRONO_METRICS_KEEP_ENABLED=0 disables after every session regardless.
+bool keep_enabled() {
+    static const bool allowed = [] {
+        const char* v = std::getenv("GPUCHRONO_METRICS_KEEP_ENABLED");
+        return !(v && v[0] == '0');
+    }();
+    return allowed && !cupti::activity_session_active();
+}
+
+bool tracing() {
+    static const bool on = std::getenv("GPUCHRONO_METRICS_TRACE") != nullptr;
+    return on;
+}
+
+struct PhaseClock {
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    void mark(const char* phase) {
+        if (!tracing()) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "gpuchrono metrics: %s %.3f ms\n", phase,
+                     std::chrono::duration<double, std::milli>(now - last).count());
+        last = now;
+    }
+};
+
+void disable_object(void* object) noexcept {
+    auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    p.pRangeProfilerObject = as_object(object);
+    try {
+        (void)profiler_functions().disable(&p);
+    } catch (...) {
+    }
+    pristine = {};
+    cupti::reenable_activity_kinds();
+}
+
+}  // namespace
+
+void release_kept_profiler() noexcept {
+    if (enabled.object && enabled.context_id == gpuchrono::detail::current_context_id()) disable_object(enabled.object);
+    enabled = {};
+}
+
+RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels)
+    : plan_(std::move(plan)), max_kernels_(max_kernels), began_(std::chrono::steady_clock::now()) {
+    if (max_kernels_ == 0) throw std::invalid_argument("hardware metrics: max_kernels must be at least 1");
+    const ProfilerFunctions& f = profiler_functions();
+    void* ctx = current_cuda_context(plan_->device);
+    context_id_ = gpuchrono::detail::current_context_id();
+    // Work queued before the scope is not the scope's: it must not run inside the first range.
+    if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw std::runtime_error(std::string("hardware metrics: the device failed before the scope began: ") +
+                                 cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+    }
+    PhaseClock clock;
+    // Kernel names: the launch callbacks of gpuchrono's one CUPTI subscriber (shared with KernelPolicy).
+    if (auto e = cupti::subscribe_to_launches(cupti::cupti_library()))
+        naming_error_ = *e;
+    else if (auto e2 = cupti::enable_launch_callbacks())
+        naming_error_ = *e2;
+    clock.mark("subscriber");
+    if (enabled.object && enabled.context_id != context_id_) {
+        // Another context (or the same device after a reset): the old object's context may be gone; only a live
+        // one is disabled.
+        if (enabled.context_id != 0 && gpuchrono::detail::current_context_id() == enabled.context_id)
+            disable_object(enabled.object);
+        enabled = {};
+    }
+    if (enabled.object && !keep_enabled()) {  // KernelPolicy's session began since: it needs the profiler off
+        disable_object(enabled.object);
+        enabled = {};
+    }
+    if (keep_enabled() && enabled.object) {
+        object_ = enabled.object;
+    } else {
+        auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+        enable.ctx = static_cast<CUcontext>(ctx);
+        call(f.enable(&enable), "cuptiRangeProfilerEnable");
+        object_ = enable.pRangeProfilerObject;
+        if (keep_enabled()) enabled = {context_id_, object_};
+    }
+    clock.mark("enable");
+    try {
+        std::vector<const char*> names;
+        for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
+        auto size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+        size.pRangeProfilerObject = as_object(object_);
+        size.pMetricNames = names.data();
+        size.numMetrics = names.size();
+        size.maxNumOfRanges = max_kernels_;
+        size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
+        call(f.get_counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
+        // Initialising an image costs milliseconds (4-27 ms for 256 ranges on the H100); a fresh copy of one
+        // initialised for the same object, plan and size is the same bytes.
+        if (pristine.object == object_ && pristine.plan == plan_.get() && pristine.ranges == max_kernels_ &&
+            pristine.image.size() == size.counterDataSize) {
+            counter_data_ = pristine.image;
+        } else {
+            counter_data_.assign(size.counterDataSize, 0);
+            auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+                CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+            init.pRangeProfilerObject = as_object(object_);
+            init.counterDataSize = counter_data_.size();
+            init.pCounterData = counter_data_.data();
+            call(f.counter_data_image_initialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+            pristine = {object_, plan_.get(), max_kernels_, counter_data_};
+        }
+        clock.mark("counter data image");
+        auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+        config.pRangeProfilerObject = as_object(object_);
+        config.configSize = plan_->config_image.size();
+        config.pConfig = plan_->config_image.data();
+        config.counterDataImageSize = counter_data_.size();
+        config.pCounterDataImage = counter_data_.data();
+        config.range = CUPTI_AutoRange;
+        config.replayMode = CUPTI_KernelReplay;
+        config.maxRangesPerPass = max_kernels_;
+        config.numNestingLevels = 1;
+        config.minNestingLevel = 1;
+        config.passIndex = 0;
+        config.targetNestingLevel = 1;
+        call(f.set_config(&config), "cuptiRangeProfilerSetConfig");
+        clock.mark("set config");
+        {
+            const std::lock_guard lock(launched_mutex);
+            launched.clear();
+        }
+        if (naming_error_.empty()) cupti::set_kernel_name_listener(on_kernel_launch);
+        auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+        start.pRangeProfilerObject = as_object(object_);
+        call(f.start(&start), "cuptiRangeProfilerStart");
+        clock.mark("start");
+        cupti::mark_activity_silenced(
+            "CUPTI's range profiler (gpuchrono::metrics) has run in this process, and after it CUPTI delivers no "
+            "kernel activity records (seen on an H100 with CUDA 13.0: KernelPolicy timed 0 ns), so KernelPolicy "
+            "refuses; measure() falls back to the graph or event method (docs/metrics.md)");
+    } catch (...) {
+        cupti::set_kernel_name_listener(nullptr);
+        disable();
+        throw;
+    }
+}
+
+void RangeSession::disable() noexcept {
+    cupti::set_kernel_name_listener(nullptr);
+    if (!object_) return;
+    if (!keep_enabled() || enabled.object != object_) disable_object(object_);
+    object_ = nullptr;
+}
+
+RangeSession::~RangeSession() {
+    if (!object_) return;
+    try {
+        // Stop before disabling, as CUPTI's order asks; the counters are dropped.
+        auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        stop.pRangeProfilerObject = as_object(object_);
+        (void)cudaDeviceSynchronize();
+        (void)cudaGetLastError();
+        (void)profiler_functions().stop(&stop);
+    } catch (...) {
+    }
+    disable();
+}
+
+MetricsResult RangeSession::finish() {
+    if (!object_) throw std::logic_error("hardware metrics: the session was already finished");
+    const ProfilerFunctions& f = profiler_functions();
+    struct DisableOnExit {
+        RangeSession* s;
+        ~DisableOnExit() { s->disable(); }
+    } disable_on_exit{this};
+    PhaseClock clock;
+    const cudaError_t synced = cudaDeviceSynchronize();
+    cupti::set_kernel_name_listener(nullptr);
+    clock.mark("kernels (synchronize)");
+    const std::uint64_t context_now = gpuchrono::detail::current_context_id();
+    if (synced != cudaSuccess || context_now != context_id_) {
+        (void)cudaGetLastError();
+        object_ = nullptr;  // its context is gone: CUPTI must not be called on it
+        if (enabled.context_id == context_id_) enabled = {};
+        pristine = {};
+        throw std::runtime_error(std::string("hardware metrics: the device was reset or its context destroyed during "
+                                             "the scope (") +
+                                 (synced != cudaSuccess ? cudaGetErrorName(synced) : "the current context changed") +
+                                 "): the counters of its kernels are lost; end the scope before cudaDeviceReset()");
+    }
+    auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = as_object(object_);
+    call(f.stop(&stop), "cuptiRangeProfilerStop");
+    clock.mark("stop");
+    MetricsResult result;
+    result.requested = plan_->metrics;
+    result.passes = plan_->passes;
+    if (!stop.isAllPassSubmitted)
+        result.notes.push_back("CUPTI reported that not every pass was submitted (pass " +
+                               std::to_string(stop.passIndex) + "): values may be incomplete");
+    auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    decode.pRangeProfilerObject = as_object(object_);
+    call(f.decode_data(&decode), "cuptiRangeProfilerDecodeData");
+    if (decode.numOfRangeDropped > 0)
+        result.notes.push_back(std::to_string(decode.numOfRangeDropped) + " kernel launches beyond the scope's " +
+                               std::to_string(max_kernels_) + " were not profiled (raise max_kernels)");
+    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    info.pCounterDataImage = counter_data_.data();
+    info.counterDataImageSize = counter_data_.size();
+    call(f.get_counter_data_info(&info), "cuptiRangeProfilerGetCounterDataInfo");
+    clock.mark("decode");
+    std::vector<std::string> names_in_order;
+    {
+        const std::lock_guard lock(launched_mutex);
+        names_in_order.swap(launched);
+    }
+    if (!naming_error_.empty())
+        result.notes.push_back("kernels are named by CUPTI's range numbers: " + naming_error_);
+    else if (names_in_order.size() != info.numTotalRanges)
+        result.notes.push_back(std::to_string(info.numTotalRanges) + " ranges for " +
+                               std::to_string(names_in_order.size()) +
+                               " kernel launch calls seen: kernels are named by CUPTI's range numbers");
+    for (const std::string& n : names_in_order)
+        if (n == "(graph launch)") {
+            result.notes.push_back("a CUDA graph launched in the scope is profiled as one range over all its kernels, "
+                                   "named \"(graph launch)\"");
+            break;
+        }
+    const bool named = naming_error_.empty() && names_in_order.size() == info.numTotalRanges;
+
+    std::vector<const char*> names;
+    for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
+    std::map<std::string, std::uint64_t> launches;
+    std::vector<double> values(names.size());
+    for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
+        auto r = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
+        r.pCounterDataImage = counter_data_.data();
+        r.counterDataImageSize = counter_data_.size();
+        r.rangeIndex = range;
+        r.rangeDelimiter = "/";
+        call(f.counter_data_get_range_info(&r), "cuptiRangeProfilerCounterDataGetRangeInfo");
+        auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+        eval.pHostObject = plan_->host;
+        eval.pCounterDataImage = counter_data_.data();
+        eval.counterDataImageSize = counter_data_.size();
+        eval.rangeIndex = range;
+        eval.ppMetricNames = names.data();
+        eval.numMetrics = names.size();
+        eval.pMetricValues = values.data();
+        call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
+        KernelMetrics k;
+        k.kernel = kernel_name_of_range(named ? names_in_order[range].c_str() : r.rangeName);
+        k.launch = launches[k.kernel]++;
+        k.device = plan_->device;
+        for (std::size_t i = 0; i < names.size(); ++i) k.values.push_back({plan_->metrics[i], values[i], plan_->units[i]});
+        result.kernels.push_back(std::move(k));
+    }
+    clock.mark("evaluate");
+    result.collection_ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - began_).count();
+    return result;
+}
+#else
+void release_kept_profiler() noexcept {}
+RangeSession::RangeSession(std::shared_ptr<const CollectionPlan>, std::size_t) { profiler_functions(); }
+RangeSession::~RangeSession() = default;
+void RangeSession::disable() noexcept {}
+MetricsResult RangeSession::finish() { profiler_functions(); return {}; }
+#endif
+
+}  // namespace gpuchrono::metrics::detail

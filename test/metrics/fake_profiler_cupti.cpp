@@ -1,0 +1,63 @@
+// A stand-in for libcupti, loaded through GPUCHRONO_CUPTI by metrics_refused.cpp, that reaches the profiler's
+// refusals without a GPU: the activity functions gpuchrono's loader resolves exist (and are never called), the
+// API version is the build's, and cuptiProfilerInitialize returns the CUptiResult named by
+// $FAKE_CUPTI_PROFILER_RESULT (e.g. 35, CUPTI_ERROR_INSUFFICIENT_PRIVILEGES). Built without the range profiler's
+// functions (FAKE_CUPTI_NO_RANGE_PROFILER) it stands for a CUPTI older than CUDA 12.9.
+#include <cupti_result.h>
+#include <cupti_version.h>
+
+#include <cstdint>
+#include <cstdlib>
+
+extern "C" {
+CUptiResult CUPTIAPI cuptiGetVersion(std::uint32_t* version) {
+    *version = CUPTI_API_VERSION;
+    return CUPTI_SUCCESS;
+}
+CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult, const char** text) {
+    *text = "fake CUPTI's description";
+    return CUPTI_SUCCESS;
+}
+int cuptiSubscribe() { return 1; }
+int cuptiUnsubscribe() { return 1; }
+int cuptiEnableCallback() { return 1; }
+int cuptiGetCallbackName() { return 1; }
+int cuptiActivityEnable() { return 1; }
+int cuptiActivityRegisterCallbacks() { return 1; }
+int cuptiActivityGetNextRecord() { return 1; }
+int cuptiActivityGetNumDroppedRecords() { return 1; }
+int cuptiActivityFlushAll() { return 1; }
+int cuptiActivitySetAttribute() { return 1; }
+int cuptiGetTimestamp() { return 1; }
+int cuptiGetStreamIdEx() { return 1; }
+
+CUptiResult CUPTIAPI cuptiProfilerInitialize(void*) {
+    const char* code = std::getenv("FAKE_CUPTI_PROFILER_RESULT");
+    return static_cast<CUptiResult>(code ? std::atoi(code) : 999);
+}
+int cuptiDeviceGetChipName() { return 999; }
+int cuptiProfilerGetCounterAvailability() { return 999; }
+int cuptiProfilerDeviceSupported() { return 999; }
+int cuptiProfilerHostInitialize() { return 999; }
+int cuptiProfilerHostDeinitialize() { return 999; }
+int cuptiProfilerHostGetBaseMetrics() { return 999; }
+int cuptiProfilerHostGetSubMetrics() { return 999; }
+int cuptiProfilerHostGetMetricProperties() { return 999; }
+int cuptiProfilerHostConfigAddMetrics() { return 999; }
+int cuptiProfilerHostGetConfigImageSize() { return 999; }
+int cuptiProfilerHostGetConfigImage() { return 999; }
+int cuptiProfilerHostGetNumOfPasses() { return 999; }
+int cuptiProfilerHostEvaluateToGpuValues() { return 999; }
+#if !defined(FAKE_CUPTI_NO_RANGE_PROFILER)
+int cuptiRangeProfilerEnable() { return 999; }
+#endif
+int cuptiRangeProfilerDisable() { return 999; }
+int cuptiRangeProfilerGetCounterDataSize() { return 999; }
+int cuptiRangeProfilerCounterDataImageInitialize() { return 999; }
+int cuptiRangeProfilerSetConfig() { return 999; }
+int cuptiRangeProfilerStart() { return 999; }
+int cuptiRangeProfilerStop() { return 999; }
+int cuptiRangeProfilerDecodeData() { return 999; }
+int cuptiRangeProfilerGetCounterDataInfo() { return 999; }
+int cuptiRangeProfilerCounterDataGetRangeInfo() { return 999; }
+}
