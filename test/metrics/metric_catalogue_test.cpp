@@ -1,12 +1,15 @@
 // Tests of the metric-name catalogue (issue 23): the ready sets hold ncu's exact names, unknown names are
 // refused with the nearest names suggested, and edit distance agrees with hand-counted cases. Device-free.
 #include <gpuchrono/metrics/metric_catalogue.hpp>
+#include <gpuchrono/metrics/roofline_points.hpp>
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace gm = gpuchrono::metrics;
 
@@ -21,7 +24,8 @@ BOOST_AUTO_TEST_CASE(edit_distance_hand_counted) {
 }
 
 BOOST_AUTO_TEST_CASE(sets_hold_known_names) {
-    for (auto set : {gm::MetricSet::memory, gm::MetricSet::compute, gm::MetricSet::speed_of_light}) {
+    for (auto set : {gm::MetricSet::memory, gm::MetricSet::compute, gm::MetricSet::speed_of_light,
+                     gm::MetricSet::roofline}) {
         const auto names = gm::metric_names(set);
         BOOST_TEST(!names.empty());
         for (auto n : names) BOOST_CHECK_NO_THROW(gm::require_known_metric(n, gm::known_metric_names(), "static"));
@@ -31,6 +35,12 @@ BOOST_AUTO_TEST_CASE(sets_hold_known_names) {
     BOOST_TEST((gm::parse_metric_set("sol") == gm::MetricSet::speed_of_light));
     BOOST_TEST((gm::parse_metric_set("memory") == gm::MetricSet::memory));
     BOOST_CHECK_THROW(gm::parse_metric_set("memroy"), std::invalid_argument);
+    // The roofline set is exactly what a roofline point needs: a collection asking for it gets points.
+    BOOST_TEST((gm::parse_metric_set("roofline") == gm::MetricSet::roofline));
+    const auto roofline = gm::metric_names(gm::MetricSet::roofline);
+    const auto needed = gm::roofline_metric_names();
+    BOOST_TEST(std::vector<std::string_view>(roofline.begin(), roofline.end()) == needed,
+               boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(unknown_name_refused_with_suggestions) {

@@ -25,6 +25,14 @@ constexpr std::array<std::string_view, 3> speed_of_light_names{
     "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
     "sm__throughput.avg.pct_of_peak_sustained_elapsed", "gpu__time_duration.sum"};
 
+// What one roofline point per kernel needs (roofline_points.hpp): FP32 and FP64 sass FLOP counters, DRAM bytes
+// both ways and the kernel's GPU time.
+constexpr std::array<std::string_view, 9> roofline_names{
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"};
+
 constexpr std::array<std::string_view, 21> all_names{
     "dram__bytes_read.sum", "dram__bytes_write.sum", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     "lts__t_sector_hit_rate.pct", "l1tex__t_sector_hit_rate.pct",
@@ -44,6 +52,7 @@ std::span<const std::string_view> metric_names(MetricSet set) {
         case MetricSet::memory: return memory_names;
         case MetricSet::compute: return compute_names;
         case MetricSet::speed_of_light: return speed_of_light_names;
+        case MetricSet::roofline: return roofline_names;
     }
     throw std::invalid_argument("metric_names: MetricSet value out of range");
 }
@@ -52,22 +61,24 @@ MetricSet parse_metric_set(std::string_view name) {
     if (name == "memory") return MetricSet::memory;
     if (name == "compute") return MetricSet::compute;
     if (name == "speed_of_light" || name == "sol") return MetricSet::speed_of_light;
+    if (name == "roofline") return MetricSet::roofline;
     throw std::invalid_argument("unknown metric set '" + std::string(name) +
-                                "': the sets are memory, compute, speed_of_light (or sol)");
+                                "': the sets are memory, compute, speed_of_light (or sol), roofline");
 }
 
 std::span<const std::string_view> known_metric_names() { return all_names; }
 
 std::vector<std::string> expand_metric_names(std::span<const std::string> request) {
     if (request.empty())
-        throw std::invalid_argument("no metrics asked for: name a set (memory, compute, speed_of_light) or metrics");
+        throw std::invalid_argument(
+            "no metrics asked for: name a set (memory, compute, speed_of_light, roofline) or metrics");
     std::vector<std::string> out;
     const auto add = [&out](std::string_view name) {
         if (std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
     };
     for (const std::string& name : request) {
         if (name.empty()) throw std::invalid_argument("an empty metric name was asked for");
-        if (name == "memory" || name == "compute" || name == "speed_of_light" || name == "sol") {
+        if (name == "memory" || name == "compute" || name == "speed_of_light" || name == "sol" || name == "roofline") {
             for (const std::string_view m : metric_names(parse_metric_set(name))) add(m);
         } else {
             add(name);

@@ -1,4 +1,5 @@
 #include <gpuchrono/metrics/roofline_points.hpp>
+#include <gpuchrono/metrics/metric_catalogue.hpp>
 
 #include <gpuchrono/metrics/roofline_math.hpp>
 
@@ -142,10 +143,8 @@ Outcome point_of(const KernelMetrics& k, const std::optional<DevicePeaks>& peaks
 }  // namespace
 
 std::vector<std::string_view> roofline_metric_names() {
-    std::vector<std::string_view> out(std::begin(fp32_names), std::end(fp32_names));
-    out.insert(out.end(), std::begin(fp64_names), std::end(fp64_names));
-    out.insert(out.end(), {read_name, write_name, time_name});
-    return out;
+    const auto names = metric_names(MetricSet::roofline);  // the catalogue's "roofline" set: one list
+    return {names.begin(), names.end()};
 }
 
 std::vector<RooflinePoint> roofline_points(const MetricsResult& result) {

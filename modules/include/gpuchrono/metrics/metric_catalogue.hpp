@@ -11,12 +11,13 @@
 
 namespace gpuchrono::metrics {
 
-enum class MetricSet { memory, compute, speed_of_light };
+// roofline: what metrics::roofline_points() needs for one point per kernel (sass FLOPs, DRAM bytes, GPU time).
+enum class MetricSet { memory, compute, speed_of_light, roofline };
 
 // The metric names of one ready set, in the order a report shows them.
 std::span<const std::string_view> metric_names(MetricSet set);
 
-// "memory", "compute", "speed_of_light" (also "sol"); throws std::invalid_argument naming the valid sets.
+// "memory", "compute", "speed_of_light" (also "sol"), "roofline"; throws std::invalid_argument naming the valid sets.
 MetricSet parse_metric_set(std::string_view name);
 
 // The metric names a request stands for: each set name ("memory", "compute", "speed_of_light"/"sol") replaced

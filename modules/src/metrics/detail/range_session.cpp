@@ -6,10 +6,13 @@
 #include "cupti_failure.hpp"
 
 #include <gpuchrono/gpu/context_id.hpp>
+#include <gpuchrono/metrics/device_peaks.hpp>
+#include <gpuchrono/metrics/roofline_points.hpp>
 
 #include <cuda_runtime_api.h>
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -254,6 +257,22 @@ RangeSession::~RangeSession() {
     disable();
 }
 
+namespace {
+// The peaks every result carries (percentages and roofs divide by them), and the roofline points when the
+// request held the roofline counters: without any sass FLOP counter a note per launch would only say so.
+void add_peaks_and_roofline(MetricsResult& result, int device) {
+    try {
+        result.peaks = device_peaks(device);
+    } catch (const std::exception& e) {
+        result.notes.push_back(std::string("no device peaks: ") + e.what());
+    }
+    const bool wants_roofline = std::any_of(result.requested.begin(), result.requested.end(), [](const std::string& m) {
+        return m.starts_with("smsp__sass_thread_inst_executed_op_");
+    });
+    if (wants_roofline) add_roofline(result);
+}
+}  // namespace
+
 MetricsResult RangeSession::finish() {
     if (!object_) throw std::logic_error("hardware metrics: the session was already finished");
     const ProfilerFunctions& f = profiler_functions();
@@ -344,6 +363,7 @@ MetricsResult RangeSession::finish() {
         result.kernels.push_back(std::move(k));
     }
     clock.mark("evaluate");
+    add_peaks_and_roofline(result, plan_->device);
     result.collection_ns =
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - began_).count();
     return result;
