@@ -97,11 +97,11 @@ struct MeasureOptions {
     std::uint64_t bytes_written = 0;
     std::uint64_t items = 0;
 
-    // Hardware metrics (docs/metrics.md): set names ("memory", "compute", "speed_of_light"/"sol") or ncu metric
+    // Hardware metrics (docs/metrics.md): set names ("memory", "compute", "speed_of_light"/"sol", "roofline") or ncu metric
     // names. Checked against the device's list before warm-up; collected after the timing samples, in one call
     // of the callable of its own under CUPTI's Range Profiler (never among the samples), into
     // MeasureRecord::kernel_metrics. Empty: none.
-    std::vector<std::string> metrics;
+    std::vector<std::string> metrics = {};  // "= {}": g++ warns of designated initialisers that skip a member without one
 
     void validate() const;  // std::invalid_argument naming the field
 };
