@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace gpuchrono {
 
@@ -100,12 +101,15 @@ std::optional<nvmlDevice_t> handle_of(const Nvml& n, int device, std::string& wh
 
 // Compute processes besides this one. This process has a context on the device (it is timing work there), so
 // it is one of those listed; in a container NVML lists host PIDs, which is why it is not looked up by getpid().
-std::optional<unsigned> other_processes(const Nvml& n, nvmlDevice_t handle) {
+std::optional<unsigned> other_processes(const Nvml& n, nvmlDevice_t handle, std::vector<unsigned>& pids) {
     if (!n.compute_processes) return std::nullopt;
     std::array<nvmlProcessInfo_v2_t, 64> infos{};
     unsigned count = static_cast<unsigned>(infos.size());
     const nvmlReturn_t r = n.compute_processes(handle, &count, infos.data());
     if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE) return std::nullopt;
+    // On INSUFFICIENT_SIZE NVML says how many there are and fills none; the count is still right.
+    if (r == NVML_SUCCESS)
+        for (unsigned i = 0; i < count && i < infos.size(); ++i) pids.push_back(infos[i].pid);
     return count == 0 ? 0u : count - 1;
 }
 
@@ -141,7 +145,7 @@ GpuState read_gpu_state(int device) {
     if (n.max_clock_info && n.max_clock_info(*handle, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS) s.max_sm_clock_mhz = mhz;
     unsigned long long reasons = 0;
     if (n.clock_event_reasons && n.clock_event_reasons(*handle, &reasons) == NVML_SUCCESS) s.clock_event_reasons = reasons;
-    s.other_processes = other_processes(n, *handle);
+    s.other_processes = other_processes(n, *handle, s.process_pids);
     return s;
 }
 

@@ -232,9 +232,18 @@ void EventPolicy::start() {
                 (void)event_pair_floor(device_);
                 driver_work = true;
             }
+            // Until the device's launches have settled, the pool's first events count as first-use work too.
+            const bool unsettled = !detail::launches_settled(device_);
+            const std::size_t events_before = unsettled ? EventPool::instance().created(device_) : 0;
             std::tie(start_, stop_) = EventPool::instance().acquire_pair(device_);
-            // The launch after such work is slow: this one pays for it ahead of the interval (launch_warmup.hpp).
-            if (driver_work) detail::launch_warmup_kernel(stream_, device_);
+            if (unsettled && EventPool::instance().created(device_) != events_before) driver_work = true;
+            // The launch after such work is slow: the library's own launches pay for it ahead of the interval
+            // (launch_warmup.hpp). The device's first such work (NVML's loading, the floor, the first events) is
+            // followed by launches until their cost has settled; a later periodic NVML read by one.
+            if (driver_work) {
+                if (unsettled) (void)detail::settle_launches(stream_, device_, idle_at_start_);
+                else detail::launch_warmup_kernel(stream_, device_);
+            }
             device_at_start_ = current_device();
         }
     }

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpuchrono {
 
@@ -37,6 +38,9 @@ struct GpuState {
     std::optional<unsigned> max_sm_clock_mhz;
     std::optional<unsigned long long> clock_event_reasons;
     std::optional<unsigned> other_processes;  // compute processes on the device besides this one
+    // The PIDs NVML listed with a compute context on the device, this process's included when listed. In a
+    // container NVML lists the host's PIDs (or, without access to them, none: other_processes stays unknown).
+    std::vector<unsigned> process_pids;
 };
 
 // An SM clock under this fraction of its maximum is low: nvbench's --throttle-threshold default (75%), below
