@@ -47,7 +47,8 @@ bool has(const Measurement& m, std::string_view code) { return find(m, code) != 
 // sanitizer's helper) and throttling. A test cannot control them, so "the correct program gets no finding"
 // means none besides these; the tests of these codes below read NVML themselves.
 bool is_environment_code(std::string_view code) {
-    return code == gpuchrono::codes::gpu_shared || code == gpuchrono::codes::gpu_clock_throttled;
+    return code == gpuchrono::codes::gpu_shared || code == gpuchrono::codes::other_processes_on_device ||
+           code == gpuchrono::codes::gpu_clock_throttled;
 }
 
 std::vector<std::string> program_findings(const gpuchrono::Findings& found) {
@@ -101,7 +102,8 @@ void prime_timer(cudaStream_t s) {
 // The GPU-state codes a timer can attach from its NVML read.
 bool is_gpu_state_code(std::string_view code) {
     return code == gpuchrono::codes::gpu_idle_clock || code == gpuchrono::codes::gpu_clock_low ||
-           code == gpuchrono::codes::gpu_clock_throttled || code == gpuchrono::codes::gpu_shared;
+           code == gpuchrono::codes::gpu_clock_throttled || code == gpuchrono::codes::gpu_shared ||
+           code == gpuchrono::codes::other_processes_on_device;
 }
 
 std::string describe(const gpuchrono::GpuState& s) {

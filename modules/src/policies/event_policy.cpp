@@ -1,4 +1,5 @@
 #include <gpuchrono/checks/check_event_interval.hpp>
+#include <gpuchrono/checks/check_gpu_state.hpp>
 #include <gpuchrono/checks/check_resolution.hpp>
 #include <gpuchrono/checks/check_stream_state.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
@@ -305,6 +306,10 @@ void EventPolicy::start() {
     if (gpu_state_) {
         Findings state = check_gpu_state(*gpu_state_);
         found.insert(found.end(), state.begin(), state.end());
+    } else if (!capturing) {
+        // Between reads, the latest read's other processes (gpu_state.hpp): one relaxed load when it listed none.
+        if (auto others = recent_other_processes(device_))
+            if (auto f = other_processes_finding(*others)) found.push_back(std::move(*f));
     }
     if (capturing) {
         Measurement m = Measurement::pending(
