@@ -791,7 +791,7 @@ void overlap_flags() {
             for (const gpuchrono::Measurement& m : series[t].measurements())
                 for (const auto& a : m.activities()) all.push_back({static_cast<int>(t), a.start_ns, a.end_ns});
         int explained = 0, shown = 0;
-        auto diagnose = [&](std::size_t t, const gpuchrono::Measurement& m) {
+        auto diagnose = [&](std::size_t t, std::size_t index, const gpuchrono::Measurement& m) {
             std::uint64_t best = 0, lag = 0, gap = ~std::uint64_t{0};
             for (const auto& a : m.activities())
                 for (const Span& o : all) {
@@ -802,13 +802,20 @@ void overlap_flags() {
                     if (o.start >= a.end_ns) gap = std::min(gap, o.start - a.end_ns);
                 }
             explained += best > 0;
-            if (shown++ < 6)
-                std::printf("    unflagged %.0f ns (thread %zu): hindsight overlap %llu ns, the other work ended %llu ns after it; "
-                            "nearest other work %lld ns away\n", m.duration().ns(), t, static_cast<unsigned long long>(best),
+            // Its own thread's previous kernel: how long its stream had been idle before this one.
+            long long idle_before = -1;
+            if (index > 0 && !m.activities().empty() && !series[t].measurements()[index - 1].activities().empty())
+                idle_before = static_cast<long long>(m.activities().front().start_ns) -
+                              static_cast<long long>(series[t].measurements()[index - 1].activities().back().end_ns);
+            if (shown++ < 8)
+                std::printf("    unflagged %.0f ns (thread %zu, scope %zu, its stream idle %lld ns before it): hindsight overlap "
+                            "%llu ns, the other work ended %llu ns after it; nearest other work %lld ns away\n",
+                            m.duration().ns(), t, index, idle_before, static_cast<unsigned long long>(best),
                             static_cast<unsigned long long>(lag), gap == ~std::uint64_t{0} ? -1LL : static_cast<long long>(gap));
         };
         for (std::size_t si = 0; si < series.size(); ++si)
-            for (const gpuchrono::Measurement& m : series[si].measurements()) {
+            for (std::size_t mi = 0; mi < series[si].measurements().size(); ++mi) {
+                const gpuchrono::Measurement& m = series[si].measurements()[mi];
                 const bool overlap = std::any_of(m.findings().begin(), m.findings().end(), [](const gpuchrono::Finding& f) {
                     return f.code == gpuchrono::codes::concurrent_work_overlapped;
                 });
@@ -821,7 +828,7 @@ void overlap_flags() {
                     flagged += overlap;
                     if (!overlap) {
                         worst_unflagged = std::max(worst_unflagged, m.duration().ns());
-                        diagnose(si, m);
+                        diagnose(si, mi, m);
                     }
                 }
             }

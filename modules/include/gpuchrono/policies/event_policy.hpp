@@ -94,6 +94,7 @@ private:
     EventLease stop_;
     bool capturing_ = false;
     bool idle_at_start_ = false;
+    bool first_use_ = false;  // the device's first-use work is left for this scope's stop (start())
     int device_at_start_ = -1;
     std::chrono::steady_clock::time_point host_start_{};
     std::optional<GpuState> gpu_state_;
