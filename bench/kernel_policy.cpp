@@ -15,7 +15,12 @@
 //   9. issue 27: a launch inside a stream-mode KernelPolicy scope vs a launch with CUPTI's records alone (no scope
 //      open), in alternating batches of one process, before any thread-mode scope turned the launch callbacks on;
 //  10. issue 27: 4 threads x 200 lazy stream-mode scopes of spin(20 us) on their own streams, 5 runs: which
-//      readings more than 500 ns above the single-thread median carry concurrent-work-overlapped.
+//      readings more than 500 ns above the single-thread median carry concurrent-work-overlapped, and where the
+//      unflagged ones sat (other threads' work in hindsight, how long their stream had been idle before them);
+//  11. issue 27: EventPolicy readings of spin(20 us) beside a second process spinning on the GPU: how many stretched
+//      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists.
+// [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
+// first EventPolicy scope's median excess against issue 27's 3% target.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
 #include <cuda_runtime_api.h>
 
