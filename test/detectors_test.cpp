@@ -287,6 +287,39 @@ BOOST_AUTO_TEST_CASE(other_processes_and_a_missing_nvml_are_reported) {
     BOOST_TEST(contains(off[0].message, "libnvidia-ml.so.1"), off[0].message);
 }
 
+BOOST_AUTO_TEST_CASE(other_processes_on_the_device_name_their_pids) {
+    gpuchrono::OtherProcesses o;
+    o.device = 1;
+    o.read_ms_ago = 120;
+    BOOST_TEST(!gpuchrono::other_processes_finding(o).has_value());  // nobody else listed
+    o.pids = {4242, 777};
+    auto f = gpuchrono::other_processes_finding(o);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->code == "other-processes-on-device");
+    BOOST_TEST((f->severity == gpuchrono::Severity::warning));
+    BOOST_TEST(contains(f->message, "2 other process(es)"), f->message);
+    BOOST_TEST(contains(f->message, "device 1"), f->message);
+    BOOST_TEST(contains(f->message, "PIDs 4242, 777"), f->message);
+    BOOST_TEST(contains(f->message, "120 ms"), f->message);
+    std::size_t pids = 0;
+    for (const auto& e : f->evidence) pids += e.name == "pid";
+    BOOST_TEST(pids == 2u);
+    // In a PID namespace NVML lists host PIDs, this process's among them: one fewer is another's.
+    o.own_pid_listed = false;
+    f = gpuchrono::other_processes_finding(o);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(contains(f->message, "1 other process(es)"), f->message);
+    BOOST_TEST(contains(f->message, "one of them is this process"), f->message);
+    o.pids = {4242};  // only this process, under its host PID
+    BOOST_TEST(!gpuchrono::other_processes_finding(o).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(no_other_processes_are_remembered_without_a_read) {
+    // No NVML read of device 63 was made by this process: nothing to attach.
+    BOOST_TEST(!gpuchrono::recent_other_processes(63).has_value());
+    BOOST_TEST(!gpuchrono::recent_other_processes(-1).has_value());
+}
+
 BOOST_AUTO_TEST_CASE(clock_event_reasons_are_named) {
     BOOST_TEST(gpuchrono::describe_clock_event_reasons(0) == "none");
     BOOST_TEST(gpuchrono::describe_clock_event_reasons(0x5) == "GpuIdle|SwPowerCap");

@@ -74,6 +74,7 @@ const std::vector<std::string_view> all_code_constants = {
     gpuchrono::codes::gpu_clock_throttled,
     gpuchrono::codes::gpu_clock_low,
     gpuchrono::codes::gpu_shared,
+    gpuchrono::codes::other_processes_on_device,
     gpuchrono::codes::nvml_unavailable,
     gpuchrono::codes::kernel_no_activity,
     gpuchrono::codes::kernel_activity_elsewhere,

@@ -319,9 +319,11 @@ BOOST_AUTO_TEST_CASE(stream_mode_scopes_interleaved_on_one_stream_each_count_the
     BOOST_TEST(ma.duration().ns() >= 3 * known.ns());
     BOOST_TEST(mb.duration().ns() >= 3 * known.ns());
     for (const Measurement* m : {&ma, &mb}) {
+        // Other processes on the GPU (a parallel test run) are the machine's, not the program's: not counted.
         std::string found;
-        for (const gpuchrono::Finding& f : m->findings()) found += " " + gpuchrono::to_string(f);
-        BOOST_TEST(m->findings().empty(), found);
+        for (const gpuchrono::Finding& f : m->findings())
+            if (f.code != gpuchrono::codes::other_processes_on_device) found += " " + gpuchrono::to_string(f);
+        BOOST_TEST(found.empty(), found);
         for (const KernelActivity& k : m->activities()) BOOST_TEST(k.name.find("spin_kernel") != std::string::npos, k.name);
     }
     // a's last two are b's first two: the same records.

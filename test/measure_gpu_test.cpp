@@ -16,6 +16,7 @@
 
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,13 @@ bool has_finding(const gpuchrono::Series& s, std::string_view code) {
 }
 
 gpuchrono::Duration median_of(const gpuchrono::Series& s) { return Duration::from_ns(s.measure_record()->interval.median_ns); }
+// The fastest sample of a series (its failed ones aside).
+gpuchrono::Duration fastest_of(const gpuchrono::Series& s) {
+    double fastest = std::numeric_limits<double>::infinity();
+    for (const gpuchrono::Measurement& m : s.measurements())
+        if (!m.failed()) fastest = std::min(fastest, m.duration().ns());
+    return Duration::from_ns(fastest);
+}
 
 // The default graph size (MeasureOptions::calls_per_graph = 0): at least 64 calls share a replay's start, unless
 // 64 calls would pass 10 ms (a kernel slowed by a sanitizer), and never more than 1000. Judged by the per-call
@@ -150,8 +158,12 @@ BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
     }
     (void)cudaEventDestroy(before);
     (void)cudaEventDestroy(after);
-    std::nth_element(flush_ns.begin(), flush_ns.begin() + 4, flush_ns.end());
-    const double flush_median_ns = flush_ns[4];
+    // The fastest of each, not the medians: other processes on the GPU (8 sanitized suites at once on the H100,
+    // issue 27) time-slice with this one and stretch any interval by up to a slice (0.45-1.9 ms seen on cold
+    // medians), more often the longer the samples and the more processes, but never shorten one. A flush inside
+    // the interval would add its time to every cold sample, the fastest included, so the fastest cold sample
+    // against the fastest warm one still tells, and against the fastest flush (the flush's own time, unstretched).
+    const double flush_min_ns = *std::min_element(flush_ns.begin(), flush_ns.end());
 
     gpuchrono::MeasureOptions o;
     o.method = gpuchrono::Method::graph;
@@ -165,13 +177,14 @@ BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
     BOOST_TEST((r.cache == gpuchrono::CacheState::cold));
     BOOST_TEST((warm.measure_record()->cache == gpuchrono::CacheState::warm));
     BOOST_TEST(r.calls_per_sample == 1u);
-    const double extra_ns = median_of(cold).ns() - median_of(warm).ns();
-    BOOST_TEST_MESSAGE("flush of " << (scrub.bytes() >> 20) << " MiB: " << Duration::from_ns(flush_median_ns)
-                                   << "; median cold " << median_of(cold) << ", warm " << median_of(warm));
-    BOOST_TEST(median_of(cold).ns() >= spin_length.ns() - event_resolution_ns);
-    BOOST_TEST(extra_ns < 0.5 * flush_median_ns,
-               "cold reads " << Duration::from_ns(extra_ns) << " more than warm; the flush takes "
-                             << Duration::from_ns(flush_median_ns));
+    const double extra_ns = fastest_of(cold).ns() - fastest_of(warm).ns();
+    BOOST_TEST_MESSAGE("flush of " << (scrub.bytes() >> 20) << " MiB: fastest " << Duration::from_ns(flush_min_ns)
+                                   << "; cold fastest " << fastest_of(cold) << " (median " << median_of(cold)
+                                   << "), warm fastest " << fastest_of(warm) << " (median " << median_of(warm) << ")");
+    BOOST_TEST(fastest_of(cold).ns() >= spin_length.ns() - event_resolution_ns);
+    BOOST_TEST(extra_ns < 0.5 * flush_min_ns,
+               "the fastest cold sample reads " << Duration::from_ns(extra_ns) << " more than the fastest warm one; the "
+                                                << "fastest flush takes " << Duration::from_ns(flush_min_ns));
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_target_stops_at_the_budget_and_says_so) {

@@ -47,7 +47,8 @@ bool has(const Measurement& m, std::string_view code) { return find(m, code) != 
 // sanitizer's helper) and throttling. A test cannot control them, so "the correct program gets no finding"
 // means none besides these; the tests of these codes below read NVML themselves.
 bool is_environment_code(std::string_view code) {
-    return code == gpuchrono::codes::gpu_shared || code == gpuchrono::codes::gpu_clock_throttled;
+    return code == gpuchrono::codes::gpu_shared || code == gpuchrono::codes::other_processes_on_device ||
+           code == gpuchrono::codes::gpu_clock_throttled;
 }
 
 std::vector<std::string> program_findings(const gpuchrono::Findings& found) {
@@ -101,7 +102,8 @@ void prime_timer(cudaStream_t s) {
 // The GPU-state codes a timer can attach from its NVML read.
 bool is_gpu_state_code(std::string_view code) {
     return code == gpuchrono::codes::gpu_idle_clock || code == gpuchrono::codes::gpu_clock_low ||
-           code == gpuchrono::codes::gpu_clock_throttled || code == gpuchrono::codes::gpu_shared;
+           code == gpuchrono::codes::gpu_clock_throttled || code == gpuchrono::codes::gpu_shared ||
+           code == gpuchrono::codes::other_processes_on_device;
 }
 
 std::string describe(const gpuchrono::GpuState& s) {
@@ -770,6 +772,8 @@ BOOST_AUTO_TEST_SUITE_END()
 
 // With the GPU-state reads switched off, no timer touches NVML: not loaded into the process, no GPU-state
 // finding. A suite of its own, so that its process has read no GPU state before (every other suite's timers do).
+// The library loads NVML on a thread of its own when the process loads it, unless GPUCHRONO_GPU_STATE=0: run the
+// suite with that set to check the mapping too (scripts/gpu-run-issue27 does); without it the test says so.
 BOOST_FIXTURE_TEST_SUITE(gpu_state_off, PitfallsFixture)
 
 BOOST_AUTO_TEST_CASE(timers_leave_nvml_alone_when_the_gpu_state_is_off) {

@@ -86,4 +86,24 @@ Findings check_gpu_state(const GpuState& s) {
     return out;
 }
 
+std::optional<Finding> other_processes_finding(const OtherProcesses& o) {
+    const std::size_t others = o.own_pid_listed ? o.pids.size() : (o.pids.empty() ? 0 : o.pids.size() - 1);
+    if (others == 0) return std::nullopt;
+    std::string list;
+    for (const unsigned pid : o.pids) {
+        if (!list.empty()) list += ", ";
+        list += std::to_string(pid);
+    }
+    char ago[32];
+    std::snprintf(ago, sizeof ago, "%.0f", o.read_ms_ago);
+    std::vector<Evidence> evidence{{"other_processes", static_cast<double>(others)}, {"nvml_read_ms_ago", o.read_ms_ago}};
+    for (const unsigned pid : o.pids) evidence.push_back({"pid", static_cast<double>(pid)});
+    return make_finding(codes::other_processes_on_device,
+                        std::to_string(others) + " other process(es) had a compute context on device " +
+                            std::to_string(o.device) + " around this reading (NVML, read " + ago + " ms before it: PIDs " +
+                            list + (o.own_pid_listed ? "" : "; NVML lists the host's PIDs here, and one of them is this process") +
+                            "): their work time-slices with the timed work or shares its SMs, and may have stretched it",
+                        std::move(evidence));
+}
+
 }  // namespace gpuchrono

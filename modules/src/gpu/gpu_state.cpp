@@ -3,13 +3,18 @@
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <pthread.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <string>
+#include <vector>
 
 namespace gpuchrono {
 
@@ -48,8 +53,8 @@ void find(void* library, F& fn, const char* name) {
     fn = reinterpret_cast<F>(dlsym(library, name));
 }
 
-const Nvml& nvml() {
-    static const Nvml* loaded = [] {
+Nvml* load_nvml() {
+    return [] {
         auto* n = new Nvml();  // never destroyed: NVML stays loaded for the process
         void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
         if (!library) {
@@ -73,8 +78,39 @@ const Nvml& nvml() {
         if (const nvmlReturn_t r = n->init(); r != NVML_SUCCESS) n->error = "nvmlInit_v2 failed: " + n->describe(r);
         return n;
     }();
-    return *loaded;
 }
+
+// NVML is loaded and initialised once per process, on a thread of the library's started when the process loads
+// it, so that nvmlInit is over before the program's own warm-up: made by the first timer, just before its
+// interval, it slowed the user's next launch of each kernel by 4-7 us on the H100 whatever the library launched
+// between (issue 27; docs/pitfalls.md "The first scope of a process"). GPUCHRONO_GPU_STATE=0 keeps it from
+// starting. A fork waits for it (pthread_atfork), so a child never inherits a half-made NVML or a held lock.
+std::mutex nvml_mutex;
+Nvml* nvml_loaded = nullptr;
+
+const Nvml& nvml() {
+    std::lock_guard lock(nvml_mutex);
+    if (!nvml_loaded) nvml_loaded = load_nvml();
+    return *nvml_loaded;
+}
+
+struct EarlyNvml {
+    std::thread loader;
+    EarlyNvml() {
+        try {
+            if (!gpu_state_enabled()) return;
+            pthread_atfork([] { nvml_mutex.lock(); }, [] { nvml_mutex.unlock(); }, [] { nvml_mutex.unlock(); });
+            loader = std::thread([] { (void)nvml(); });
+        } catch (...) {
+            // No thread to be had: the first read loads NVML instead, as before.
+        }
+    }
+    ~EarlyNvml() {
+        if (loader.joinable()) loader.join();
+    }
+    EarlyNvml(const EarlyNvml&) = delete;
+    EarlyNvml& operator=(const EarlyNvml&) = delete;
+};
 
 // NVML's handle of a CUDA device, found through its PCI bus id (CUDA_VISIBLE_DEVICES renumbers CUDA devices,
 // not PCI addresses). Cached per device.
@@ -100,12 +136,15 @@ std::optional<nvmlDevice_t> handle_of(const Nvml& n, int device, std::string& wh
 
 // Compute processes besides this one. This process has a context on the device (it is timing work there), so
 // it is one of those listed; in a container NVML lists host PIDs, which is why it is not looked up by getpid().
-std::optional<unsigned> other_processes(const Nvml& n, nvmlDevice_t handle) {
+std::optional<unsigned> other_processes(const Nvml& n, nvmlDevice_t handle, std::vector<unsigned>& pids) {
     if (!n.compute_processes) return std::nullopt;
     std::array<nvmlProcessInfo_v2_t, 64> infos{};
     unsigned count = static_cast<unsigned>(infos.size());
     const nvmlReturn_t r = n.compute_processes(handle, &count, infos.data());
     if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE) return std::nullopt;
+    // On INSUFFICIENT_SIZE NVML says how many there are and fills none; the count is still right.
+    if (r == NVML_SUCCESS)
+        for (unsigned i = 0; i < count && i < infos.size(); ++i) pids.push_back(infos[i].pid);
     return count == 0 ? 0u : count - 1;
 }
 
@@ -118,7 +157,44 @@ long long now_ns() noexcept {
         .count();
 }
 
+// The latest read's other processes, per device, for the readings between reads. `others_known` is the fast
+// path of every reading: 0 when the latest read listed none.
+std::array<std::atomic<int>, tracked_devices> others_known{};
+std::mutex remembered_mutex;
+std::map<int, std::pair<long long, OtherProcesses>>* remembered = new std::map<int, std::pair<long long, OtherProcesses>>();
+
+void remember_processes(int device, const GpuState& s) {
+    if (device < 0 || device >= tracked_devices) return;
+    OtherProcesses o;
+    o.device = device;
+    const unsigned self = static_cast<unsigned>(getpid());
+    o.own_pid_listed = std::find(s.process_pids.begin(), s.process_pids.end(), self) != s.process_pids.end();
+    for (const unsigned pid : s.process_pids)
+        if (pid != self) o.pids.push_back(pid);
+    const bool any = s.other_processes.value_or(0) > 0 && !o.pids.empty();
+    std::lock_guard lock(remembered_mutex);
+    (*remembered)[device] = {now_ns(), std::move(o)};
+    others_known[static_cast<std::size_t>(device)].store(any ? 1 : 0, std::memory_order_relaxed);
+}
+
 }  // namespace
+
+std::optional<OtherProcesses> recent_other_processes(int device) noexcept {
+    try {
+        if (device < 0 || device >= tracked_devices || others_known[static_cast<std::size_t>(device)].load(std::memory_order_relaxed) == 0)
+            return std::nullopt;
+        std::lock_guard lock(remembered_mutex);
+        const auto it = remembered->find(device);
+        if (it == remembered->end()) return std::nullopt;
+        const double ago_ns = static_cast<double>(now_ns() - it->second.first);
+        if (ago_ns > other_processes_memory.ns()) return std::nullopt;
+        OtherProcesses o = it->second.second;
+        o.read_ms_ago = ago_ns / 1e6;
+        return o;
+    } catch (...) {
+        return std::nullopt;  // out of memory: the finding is skipped, timing goes on
+    }
+}
 
 GpuState read_gpu_state(int device) {
     GpuState s;
@@ -141,7 +217,8 @@ GpuState read_gpu_state(int device) {
     if (n.max_clock_info && n.max_clock_info(*handle, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS) s.max_sm_clock_mhz = mhz;
     unsigned long long reasons = 0;
     if (n.clock_event_reasons && n.clock_event_reasons(*handle, &reasons) == NVML_SUCCESS) s.clock_event_reasons = reasons;
-    s.other_processes = other_processes(n, *handle);
+    s.other_processes = other_processes(n, *handle, s.process_pids);
+    remember_processes(device, s);
     return s;
 }
 
@@ -157,6 +234,10 @@ bool gpu_state_enabled() noexcept {
 }
 
 void set_gpu_state_enabled(bool enabled) noexcept { chosen.store(enabled ? 1 : 0, std::memory_order_relaxed); }
+
+namespace {
+EarlyNvml early_nvml;  // after `chosen`, which gpu_state_enabled reads, in this file's order of initialisation
+}  // namespace
 
 std::optional<GpuState> sample_gpu_state(int device) noexcept {
     try {

@@ -3,7 +3,10 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 
+#include <algorithm>
 #include <array>
+#include <chrono>
+#include <string>
 #include <atomic>
 #include <cstddef>
 
@@ -14,7 +17,8 @@ namespace {
 __global__ void warmup_kernel() {}
 
 constexpr int tracked_devices = 64;
-std::array<std::atomic<bool>, tracked_devices> module_loaded{};  // per device; beyond 64 every call is a first use
+std::array<std::atomic<bool>, tracked_devices> module_loaded{};
+std::array<std::atomic<bool>, tracked_devices> settled{};  // settle_launches ran for the device  // per device; beyond 64 every call is a first use
 constexpr int first_use_extra_launches = 4;
 
 void launch_once(cudaStream_t stream) {
@@ -24,6 +28,8 @@ void launch_once(cudaStream_t stream) {
         cudaLaunchKernel(reinterpret_cast<const void*>(&warmup_kernel), dim3(1), dim3(1), nullptr, 0, stream),
         "launching the warm-up kernel before a timer's interval");
 }
+
+bool tracked_device(int device) { return device >= 0 && device < tracked_devices; }
 
 }  // namespace
 
@@ -43,6 +49,36 @@ void launch_warmup_kernel(cudaStream_t stream, int device) {
         if (tracked) module_loaded[static_cast<std::size_t>(device)].store(true, std::memory_order_relaxed);
     }
     launch_once(stream);
+}
+
+bool launches_settled(int device) noexcept {
+    return tracked_device(device) && settled[static_cast<std::size_t>(device)].load(std::memory_order_relaxed);
+}
+
+int settle_launches(cudaStream_t stream, int device, bool stream_idle) {
+    using clock = std::chrono::steady_clock;
+    DeviceGuard on(device);
+    constexpr int min_launches = 8, settled_run = 3;
+    constexpr auto budget = std::chrono::milliseconds(2);
+    const auto began = clock::now();
+    auto cheapest = clock::duration::max();
+    int launches = 0, in_a_row = 0;
+    while (launches < min_launches || (in_a_row < settled_run && clock::now() - began < budget)) {
+        const auto t0 = clock::now();
+        launch_once(stream);
+        const auto took = clock::now() - t0;
+        ++launches;
+        cheapest = std::min(cheapest, took);
+        in_a_row = took * 4 <= cheapest * 5 ? in_a_row + 1 : 0;
+    }
+    if (tracked_device(device)) {
+        module_loaded[static_cast<std::size_t>(device)].store(true, std::memory_order_relaxed);
+        settled[static_cast<std::size_t>(device)].store(true, std::memory_order_relaxed);
+    }
+    if (stream_idle)
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the library's warm-up kernels on device " +
+                                                                std::to_string(device) + " before a timer's first interval");
+    return launches;
 }
 
 }  // namespace gpuchrono::detail

@@ -23,7 +23,7 @@ void prepare(cudaStream_t stream) {
     (void)sample_gpu_state(device);
     (void)event_pair_floor(device);
     { auto pair = EventPool::instance().acquire_pair(device); }  // made now, back in the pool at once
-    detail::launch_warmup_kernel(stream, device);
+    (void)detail::settle_launches(stream, device, false);
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for gpuchrono::prepare's warm-up kernel on device " +
                                                             std::to_string(device));
 }

@@ -2,6 +2,7 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/context_id.hpp>
 #include <gpuchrono/gpu/pools.hpp>
+#include <gpuchrono/gpu/stream_state.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
 #include <array>
@@ -68,6 +69,19 @@ cudaEvent_t create_event(int device) {
     GPUCHRONO_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDefault),
                          "creating a timing event for the pool on device " + std::to_string(device));
     detail::release_pools_at_exit();  // registered after the runtime's own teardown, so it runs before it
+    // Recorded once now, on a stream of its own, and waited for: an event's first record is slow on the GPU side.
+    // On the H100 (issue 27, bench/kernel_policy [4] "raw") the first pair of fresh events a process recorded
+    // around a 10 us spin read +39..+66% above the same pair's steady median while the launch call between
+    // them was not slower; a pooled event would otherwise pay that inside the first timer's interval.
+    RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing; this one is not
+    cudaStream_t own = nullptr;
+    const std::string where = " for a new pool event on device " + std::to_string(device);
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking), "creating a stream" + where);
+    const cudaError_t recorded = cudaEventRecord(e, own);
+    const cudaError_t waited = recorded == cudaSuccess ? cudaEventSynchronize(e) : recorded;
+    (void)cudaStreamDestroy(own);
+    if (waited != cudaSuccess) (void)cudaEventDestroy(e);
+    GPUCHRONO_CUDA_CHECK(waited, "recording and waiting for the first record" + where);
     return e;
 }
 }  // namespace

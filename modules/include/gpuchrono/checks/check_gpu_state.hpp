@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpuchrono {
 
@@ -37,7 +38,23 @@ struct GpuState {
     std::optional<unsigned> max_sm_clock_mhz;
     std::optional<unsigned long long> clock_event_reasons;
     std::optional<unsigned> other_processes;  // compute processes on the device besides this one
+    // The PIDs NVML listed with a compute context on the device, this process's included when listed. In a
+    // container NVML lists the host's PIDs (or, without access to them, none: other_processes stays unknown).
+    std::vector<unsigned> process_pids;
 };
+
+// Compute processes of other PIDs on a device, from NVML's list (gpu_state.hpp, recent_other_processes).
+struct OtherProcesses {
+    int device = -1;
+    std::vector<unsigned> pids;      // NVML's PIDs of the other processes (all it listed when own_pid_listed is false)
+    bool own_pid_listed = true;      // getpid() was among NVML's PIDs; false in a PID namespace (a container),
+                                     // where NVML lists host PIDs and one of `pids` is this process
+    double read_ms_ago = 0;          // how long before the check NVML was read
+};
+
+// other-processes-on-device: another process had a compute context on the device around the reading, so its
+// work may have time-sliced with the timed work or shared its SMs. Empty when `o` lists no other process.
+std::optional<Finding> other_processes_finding(const OtherProcesses& o);
 
 // An SM clock under this fraction of its maximum is low: nvbench's --throttle-threshold default (75%), below
 // which nvbench discards a sample (PITFALLS.md #6).

@@ -62,6 +62,7 @@ struct codes {
     static constexpr std::string_view gpu_clock_throttled = "gpu-clock-throttled";
     static constexpr std::string_view gpu_clock_low = "gpu-clock-low";
     static constexpr std::string_view gpu_shared = "gpu-shared";
+    static constexpr std::string_view other_processes_on_device = "other-processes-on-device";
     static constexpr std::string_view nvml_unavailable = "nvml-unavailable";
     // Kernel activity (KernelPolicy, CUPTI)
     static constexpr std::string_view kernel_no_activity = "kernel-no-activity";
@@ -175,6 +176,10 @@ inline constexpr FindingKind finding_kinds[] = {
     {codes::gpu_shared, Severity::warning, 27,
      "other processes had a compute context on the GPU while timing: they share its SMs or time-slice with it",
      "time on a GPU no other process uses, or record what else ran beside the results"},
+    {codes::other_processes_on_device, Severity::warning, 27,
+     "another process (PIDs in the message) had a compute context on the device around the reading, as NVML listed it "
+     "at its latest read: its work time-slices with the timed work or shares its SMs, and may have stretched the reading",
+     "time on a GPU no other process uses, or discard or report apart the readings that carry this finding"},
     {codes::nvml_unavailable, Severity::info, 0,
      "NVML (libnvidia-ml.so.1) could not be used, so the GPU clock, throttling and other-process checks "
      "(PITFALLS.md #5, #6, #27) are off",

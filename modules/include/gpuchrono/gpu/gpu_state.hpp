@@ -40,4 +40,11 @@ std::optional<GpuState> sample_gpu_state(int device) noexcept;
 // The next sample_gpu_state of every device reads again (tests, or after a deliberate pause).
 void reset_gpu_state_sampling() noexcept;
 
+// Compute processes of other PIDs that the device's latest GPU-state read (by any timer or measure(), at most
+// other_processes_memory ago) listed, for the readings taken between reads (other_processes_finding,
+// check_gpu_state.hpp). Empty when that read listed none, is older, or there was none. A process that starts
+// after a read is seen at the next one (gpu_state_interval later at most, while timers run).
+inline constexpr Duration other_processes_memory = Duration::from_ms(1000);
+std::optional<OtherProcesses> recent_other_processes(int device) noexcept;
+
 }  // namespace gpuchrono

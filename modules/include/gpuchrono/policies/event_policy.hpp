@@ -11,6 +11,9 @@
 //
 // Checks (each costs well under a microsecond and none waits for the GPU; findings land in the Measurement,
 // see finding_catalog.hpp for the codes):
+//   (The device's first timer in a process leaves the NVML read, the floor and the launches that settle the launch
+//   path until right after its stop record, so that none of it slows the user's launch inside its interval; issue
+//   27, docs/pitfalls.md "The first scope of a process". Later timers do as below.)
 //   at start  whether the stream is being captured into a graph (cudaStreamIsCapturing); if not, its device
 //             (cudaStreamGetDevice, which a capturing stream refuses: the one capture check serves both),
 //             whether it is idle (cudaStreamQuery), the current device, a host timestamp; at most every 250 ms per device the
@@ -94,6 +97,7 @@ private:
     EventLease stop_;
     bool capturing_ = false;
     bool idle_at_start_ = false;
+    bool first_use_ = false;  // the device's first-use work is left for this scope's stop (start())
     int device_at_start_ = -1;
     std::chrono::steady_clock::time_point host_start_{};
     std::optional<GpuState> gpu_state_;
