@@ -307,7 +307,10 @@ void EventPolicy::start() {
             observed.interval = elapsed(start_, stop_);
             if (idle_at_start_ && !known_event_pair_floor(device_)) (void)event_pair_floor(device_);
         }
-        (void)detail::settle_launches(stream_, device_, options_.wait_at_stop);
+        if (defer_after_work_)
+            settle_pending_ = true;
+        else
+            (void)detail::settle_launches(stream_, device_, options_.wait_at_stop);
     }
     Findings found;
     if (capturing) found.push_back(capture_finding(device_));
@@ -344,6 +347,16 @@ void EventPolicy::start() {
     Measurement m = Measurement::completed(name, *observed.interval, device_);
     handle_findings(m, std::move(found), site);
     return m;
+}
+
+void EventPolicy::after_work() noexcept {
+    if (!settle_pending_) return;
+    settle_pending_ = false;
+    try {
+        (void)detail::settle_launches(stream_, device_, options_.wait_at_stop);
+    } catch (...) {
+        // See the header: nothing of the measurement depends on these launches.
+    }
 }
 
 Measurement EventPolicy::stop_unchecked(const CallSite& site) {

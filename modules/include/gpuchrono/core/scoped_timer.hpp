@@ -111,6 +111,7 @@ public:
         }
         state_ = State::stopped;
         nvtx_.end();
+        after_range();
         deliver();
         return result_;
     }
@@ -135,9 +136,15 @@ private:
     // open: the constructor fails before it is pushed.
     void begin(const Series* into) {
         detail::prepare_nvtx();  // NVTX's own first-use work, before the interval opens
+        if constexpr (requires(Policy& p) { p.defer_after_work(); }) policy_->defer_after_work();
         policy_->start();
         nvtx_ = detail::NvtxRange(into && !into->name().empty() ? into->name().c_str()
                                                                 : std::string_view(Policy::name).data());
+    }
+
+    // The policy's work that must come after the interval and outside the NVTX range (EventPolicy::after_work).
+    void after_range() noexcept {
+        if constexpr (requires(Policy& p) { p.after_work(); }) policy_->after_work();
     }
 
     void finish_quietly() noexcept {
@@ -146,6 +153,7 @@ private:
             result_ = policy_->stop();
             state_ = State::stopped;
             nvtx_.end();
+            after_range();
         } catch (const std::exception& e) {
             fail(e.what());
             return;

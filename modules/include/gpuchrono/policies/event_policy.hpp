@@ -82,6 +82,15 @@ public:
     void start();
     Measurement stop();
 
+    // The device's first scope ends with launches of the library's own kernel that settle the launch path for
+    // the user's next launch (launch_warmup.hpp). Inside the owner's NVTX range they would be profiled as the
+    // user's work (`ncu --nvtx-include`), so an owner that brackets the scope, as ScopedTimer does, calls
+    // defer_after_work() before start() and after_work() once its bracket is closed; without an owner, stop()
+    // does them. after_work() never throws: the launches only shorten the user's next launch, and a CUDA error
+    // they met is the stream's and surfaces at the user's next call on it.
+    void defer_after_work() noexcept { defer_after_work_ = true; }
+    void after_work() noexcept;
+
     cudaStream_t stream() const noexcept { return stream_; }
     // The timed stream's device. With the checks on it is asked by start() (after its capture check, which
     // it shares): -1 until then.
@@ -98,6 +107,8 @@ private:
     bool capturing_ = false;
     bool idle_at_start_ = false;
     bool first_use_ = false;  // the device's first-use work is left for this scope's stop (start())
+    bool defer_after_work_ = false;
+    bool settle_pending_ = false;  // stop() left the settling launches to after_work()
     int device_at_start_ = -1;
     std::chrono::steady_clock::time_point host_start_{};
     std::optional<GpuState> gpu_state_;
