@@ -14,7 +14,8 @@ target_sources(gpuchrono PRIVATE
     src/distributed/job_merge.cpp
     src/distributed/job_json.cpp
     src/distributed/straggler_text.cpp
-    src/distributed/lateness_svg.cpp)
+    src/distributed/lateness_svg.cpp
+    src/report/device_busy_text.cpp)
 
 # The ping-pong offset estimator needs MPI; it is a library of its own so that gpuchrono never does. Built when
 # CMake finds MPI, and then installed with its header and exported as gpuchrono::mpi, which a consumer asks for

@@ -23,6 +23,8 @@
 #include <gpuchrono/distributed/job_merge.hpp>
 #include <gpuchrono/distributed/report_section.hpp>
 #include <gpuchrono/report/chrome_trace.hpp>
+#include <gpuchrono/report/device_busy_text.hpp>
+#include <gpuchrono/report/text_report.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 
@@ -274,6 +276,14 @@ BOOST_AUTO_TEST_CASE(a_series_carries_its_devices_and_the_median_per_device_thro
     const gr::SampleSeries& b = back.experiments.at(0).series.at(0);
     BOOST_TEST((b.devices == s.devices));
     BOOST_TEST((b.device_busy == s.device_busy));
+
+    // report.txt shows them too: one row per device, busy as a share of the span (30 of 230 ns: 13.0%).
+    const std::string text = gr::render_experiment_text(e);
+    BOOST_TEST(text.find("Busy time per device") != std::string::npos);
+    const std::string rows = gr::render_device_busy_text(e, "");
+    BOOST_TEST(rows.find("100.0%") != std::string::npos, rows);
+    BOOST_TEST(rows.find("13.0%") != std::string::npos, rows);
+    BOOST_TEST(std::count(rows.begin(), rows.end(), '\n') == 4);  // header, rule, two devices
 }
 
 BOOST_AUTO_TEST_CASE(the_trace_has_a_process_per_device_and_a_track_per_stream) {

@@ -1,5 +1,6 @@
 #include <gpuchrono/report/text_report.hpp>
 
+#include <gpuchrono/report/device_busy_text.hpp>
 #include <gpuchrono/report/kernel_metrics_text.hpp>
 #include <gpuchrono/report/text_table.hpp>
 #include <gpuchrono/report/timeline_summary.hpp>
@@ -350,6 +351,7 @@ std::string render_experiment_text(const Experiment& e, int number) {
             timelines_text(e, indent));
     for (const Sweep& s : e.sweeps) section(out, "Sweep", sweep_text(s, indent));
     section(out, "GPU activities (KernelPolicy, timed by the GPU through CUPTI)", activities_text(e, indent));
+    section(out, "Busy time per device (medians over the samples)", render_device_busy_text(e, indent));
 
     // Findings of the experiment and of its series, each (code, message) once.
     Findings all = e.findings;
