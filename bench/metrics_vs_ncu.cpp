@@ -6,7 +6,8 @@
 // --launch-only under `ncu --metrics <same names>` and prints the table side by side.
 //
 //   bench_metrics_vs_ncu                 in-process values and times; lines "VALUE set kernel metric value unit"
-//                                        and "TIME set kernel first_ms median_ms passes"
+//                                        and "TIME set kernel first_ms median_ms passes" (MetricsScope, kernel
+//                                        replay), "UTIME ..."/"UVALUE ..." (measure(), user replay)
 //   bench_metrics_vs_ncu --launch-only [--repeat N]   only the launches (each kernel N times), for ncu
 #include <gpuchrono/api.hpp>
 
@@ -103,6 +104,34 @@ int main(int argc, char** argv) {
                         std::printf("VALUE %s %s %s %.6g %s\n", set, km.kernel.c_str(), v.name.c_str(), v.value,
                                     v.unit.empty() ? "-" : v.unit.c_str());
                 for (const auto& n : last.notes) std::printf("NOTE %s %s %s\n", set, k.name, n.c_str());
+            }
+        }
+        // measure()'s path: user replay (the callable run once per pass), its collection time from the record
+        // (session opened to values evaluated; the timing samples are not in it). Graph method: KernelPolicy's
+        // activity session would disable the profiler after every collection (docs/metrics.md).
+        for (const char* set : {"memory", "compute", "speed_of_light"}) {
+            for (const Kernel& k : kernels) {
+                gpuchrono::MeasureOptions options;
+                options.metrics = {set};
+                options.method = gpuchrono::Method::graph;
+                options.min_samples = 3;
+                options.max_samples = 3;
+                std::vector<double> ms;
+                gpuchrono::metrics::MetricsResult last;
+                for (int i = 0; i < 6; ++i) {
+                    const gpuchrono::Series s = gpuchrono::measure(k.name, nullptr, [&](cudaStream_t) { k.launch(); }, options);
+                    last = *s.measure_record()->kernel_metrics;
+                    ms.push_back(last.collection_ns / 1e6);
+                }
+                const double first = ms.front();
+                std::vector<double> rest(ms.begin() + 1, ms.end());
+                std::sort(rest.begin(), rest.end());
+                std::printf("UTIME %s %s %.3f %.3f %zu\n", set, k.name, first, rest[rest.size() / 2], last.passes);
+                for (const auto& km : last.kernels)
+                    for (const auto& v : km.values)
+                        std::printf("UVALUE %s %s %s %.6g %s\n", set, km.kernel.c_str(), v.name.c_str(), v.value,
+                                    v.unit.empty() ? "-" : v.unit.c_str());
+                for (const auto& n : last.notes) std::printf("UNOTE %s %s %s\n", set, k.name, n.c_str());
             }
         }
         return 0;

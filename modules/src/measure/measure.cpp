@@ -17,12 +17,14 @@
 
 #include "../gpu/launch_warmup.hpp"
 #include "../metrics/detail/collection_plan.hpp"
+#include "../metrics/detail/range_session.hpp"
 #include "methods/sample_method.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -268,12 +270,14 @@ Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& lau
 
     // Metrics after the samples, in a call of their own: the replays never touch a timed sample. A cold
     // measurement's flush runs (and completes) before the scope opens, so it is not profiled itself.
+    // measure() owns the callable, so it runs it once per counter pass (CUPTI's user replay): no save and
+    // restore of device memory per launch, unlike a MetricsScope's kernel replay (docs/metrics.md, "Cost").
     if (!options.metrics.empty()) {
-        if (flush) flush->enqueue(stream);
         check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(stream)", "measure(): before collecting metrics");
-        metrics::MetricsScope scope(options.metrics, device);
-        launch(stream);
-        record->kernel_metrics = scope.stop();
+        std::function<void()> before_pass;
+        if (flush) before_pass = [&] { flush->enqueue(stream); };
+        record->kernel_metrics = metrics::detail::collect_metrics_of(options.metrics, device,
+                                                                     [&] { launch(stream); }, before_pass);
     }
 
     Series series(name);

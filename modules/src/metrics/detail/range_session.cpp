@@ -13,6 +13,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -84,9 +85,15 @@ struct PristineImage {
 
 PristineImage pristine;  // of the enabled object; cleared when it is disabled
 
+// An enabled object is reused only for the plan and replay mode it was configured with: on the H100 (CUDA
+// 13.0) a second cuptiRangeProfilerSetConfig with another config image on the same enabled object succeeded,
+// but every value of that session evaluated to NaN. A new plan therefore disables the object and enables a
+// fresh one.
 struct EnabledProfiler {
     std::uint64_t context_id = 0;
     void* object = nullptr;
+    const CollectionPlan* plan = nullptr;
+    Replay replay = Replay::kernel;
 };
 EnabledProfiler enabled;
 
@@ -99,6 +106,16 @@ bool keep_enabled() {
         return !(v && v[0] == '0');
     }();
     return allowed && !cupti::activity_session_active();
+}
+
+// GPUCHRONO_METRICS_REENABLE=0 keeps one enabled object across plans (the behaviour that gave NaN), for the
+// experiment that shows the cause.
+bool reenable_on_new_plan() {
+    static const bool on = [] {
+        const char* v = std::getenv("GPUCHRONO_METRICS_REENABLE");
+        return !(v && v[0] == '0');
+    }();
+    return on;
 }
 
 bool tracing() {
@@ -126,6 +143,10 @@ void disable_object(void* object) noexcept {
     }
     pristine = {};
     cupti::reenable_activity_kinds();
+    // Experiment switch (docs/metrics.md): whether CUPTI delivers kernel activity records again once the range
+    // profiler is disabled. Set, KernelPolicy is no longer refused after a disabled session.
+    if (const char* v = std::getenv("GPUCHRONO_METRICS_ACTIVITY_AFTER_DISABLE"); v && v[0] == '1')
+        cupti::mark_activity_silenced(nullptr);
 }
 
 }  // namespace
@@ -135,8 +156,8 @@ void release_kept_profiler() noexcept {
     enabled = {};
 }
 
-RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels)
-    : plan_(std::move(plan)), max_kernels_(max_kernels), began_(std::chrono::steady_clock::now()) {
+RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels, Replay replay)
+    : plan_(std::move(plan)), max_kernels_(max_kernels), replay_(replay), began_(std::chrono::steady_clock::now()) {
     if (max_kernels_ == 0) throw std::invalid_argument("hardware metrics: max_kernels must be at least 1");
     const ProfilerFunctions& f = profiler_functions();
     void* ctx = current_cuda_context(plan_->device);
@@ -165,6 +186,10 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         disable_object(enabled.object);
         enabled = {};
     }
+    if (enabled.object && (enabled.plan != plan_.get() || enabled.replay != replay_) && reenable_on_new_plan()) {
+        disable_object(enabled.object);  // configured for another plan: see EnabledProfiler
+        enabled = {};
+    }
     if (keep_enabled() && enabled.object) {
         object_ = enabled.object;
     } else {
@@ -172,7 +197,7 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         enable.ctx = static_cast<CUcontext>(ctx);
         call(f.enable(&enable), "cuptiRangeProfilerEnable");
         object_ = enable.pRangeProfilerObject;
-        if (keep_enabled()) enabled = {context_id_, object_};
+        if (keep_enabled()) enabled = {context_id_, object_, plan_.get(), replay_};
     }
     clock.mark("enable");
     try {
@@ -208,7 +233,7 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         config.counterDataImageSize = counter_data_.size();
         config.pCounterDataImage = counter_data_.data();
         config.range = CUPTI_AutoRange;
-        config.replayMode = CUPTI_KernelReplay;
+        config.replayMode = replay_ == Replay::user ? CUPTI_UserReplay : CUPTI_KernelReplay;
         config.maxRangesPerPass = max_kernels_;
         config.numNestingLevels = 1;
         config.minNestingLevel = 1;
@@ -221,10 +246,12 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
             launched.clear();
         }
         if (naming_error_.empty()) cupti::set_kernel_name_listener(on_kernel_launch);
-        auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-        start.pRangeProfilerObject = as_object(object_);
-        call(f.start(&start), "cuptiRangeProfilerStart");
-        clock.mark("start");
+        if (replay_ == Replay::kernel) {
+            auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+            start.pRangeProfilerObject = as_object(object_);
+            call(f.start(&start), "cuptiRangeProfilerStart");
+            clock.mark("start");
+        }
         cupti::mark_activity_silenced(
             "CUPTI's range profiler (gpuchrono::metrics) has run in this process, and after it CUPTI delivers no "
             "kernel activity records (seen on an H100 with CUDA 13.0: KernelPolicy timed 0 ns), so KernelPolicy "
@@ -236,6 +263,52 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
     }
 }
 
+void RangeSession::run_passes(const std::function<void()>& one_pass, const std::function<void()>& before_pass) {
+    if (replay_ != Replay::user) throw std::logic_error("hardware metrics: run_passes() is for user replay only");
+    if (!object_ || stopped_) throw std::logic_error("hardware metrics: the passes were already run");
+    const ProfilerFunctions& f = profiler_functions();
+    PhaseClock clock;
+    // A bound well past the plan's count: a CUPTI that never reports completion must not loop for ever.
+    const std::size_t limit = plan_->passes + 4;
+    for (;;) {
+        {  // the names of the last pass are the ones its ranges get
+            const std::lock_guard lock(launched_mutex);
+            launched.clear();
+        }
+        if (before_pass) {
+            cupti::set_kernel_name_listener(nullptr);
+            before_pass();
+            if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+                (void)cudaGetLastError();
+                throw std::runtime_error(std::string("hardware metrics: the work before replay pass ") +
+                                         std::to_string(user_passes_) + " failed: " + cudaGetErrorName(e));
+            }
+            if (naming_error_.empty()) cupti::set_kernel_name_listener(on_kernel_launch);
+        }
+        auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+        start.pRangeProfilerObject = as_object(object_);
+        call(f.start(&start), "cuptiRangeProfilerStart");
+        one_pass();
+        const cudaError_t synced = cudaDeviceSynchronize();
+        if (synced != cudaSuccess) {
+            (void)cudaGetLastError();
+            throw std::runtime_error(std::string("hardware metrics: the work failed in replay pass ") +
+                                     std::to_string(user_passes_) + ": " + cudaGetErrorName(synced) + " (" +
+                                     cudaGetErrorString(synced) + ")");
+        }
+        auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        stop.pRangeProfilerObject = as_object(object_);
+        call(f.stop(&stop), "cuptiRangeProfilerStop");
+        ++user_passes_;
+        if (stop.isAllPassSubmitted) break;
+        if (user_passes_ >= limit)
+            throw std::runtime_error("hardware metrics: CUPTI asked for more than " + std::to_string(limit) +
+                                     " user replay passes (the plan has " + std::to_string(plan_->passes) + ")");
+    }
+    stopped_ = true;
+    clock.mark("user replay passes");
+}
+
 void RangeSession::disable() noexcept {
     cupti::set_kernel_name_listener(nullptr);
     if (!object_) return;
@@ -245,6 +318,10 @@ void RangeSession::disable() noexcept {
 
 RangeSession::~RangeSession() {
     if (!object_) return;
+    if (stopped_) {
+        disable();
+        return;
+    }
     try {
         // Stop before disabling, as CUPTI's order asks; the counters are dropped.
         auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
@@ -295,16 +372,24 @@ MetricsResult RangeSession::finish() {
                                  (synced != cudaSuccess ? cudaGetErrorName(synced) : "the current context changed") +
                                  "): the counters of its kernels are lost; end the scope before cudaDeviceReset()");
     }
-    auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-    stop.pRangeProfilerObject = as_object(object_);
-    call(f.stop(&stop), "cuptiRangeProfilerStop");
-    clock.mark("stop");
     MetricsResult result;
     result.requested = plan_->metrics;
     result.passes = plan_->passes;
-    if (!stop.isAllPassSubmitted)
-        result.notes.push_back("CUPTI reported that not every pass was submitted (pass " +
-                               std::to_string(stop.passIndex) + "): values may be incomplete");
+    if (replay_ == Replay::user) {
+        if (!stopped_) throw std::logic_error("hardware metrics: a user replay session needs run_passes() before finish()");
+        if (user_passes_ != plan_->passes)
+            result.notes.push_back("user replay took " + std::to_string(user_passes_) + " passes (the plan said " +
+                                   std::to_string(plan_->passes) + ")");
+        result.passes = user_passes_;
+    } else {
+        auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        stop.pRangeProfilerObject = as_object(object_);
+        call(f.stop(&stop), "cuptiRangeProfilerStop");
+        clock.mark("stop");
+        if (!stop.isAllPassSubmitted)
+            result.notes.push_back("CUPTI reported that not every pass was submitted (pass " +
+                                   std::to_string(stop.passIndex) + "): values may be incomplete");
+    }
     auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = as_object(object_);
     call(f.decode_data(&decode), "cuptiRangeProfilerDecodeData");
@@ -359,7 +444,12 @@ MetricsResult RangeSession::finish() {
         k.kernel = kernel_name_of_range(named ? names_in_order[range].c_str() : r.rangeName);
         k.launch = launches[k.kernel]++;
         k.device = plan_->device;
-        for (std::size_t i = 0; i < names.size(); ++i) k.values.push_back({plan_->metrics[i], values[i], plan_->units[i]});
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            k.values.push_back({plan_->metrics[i], values[i], plan_->units[i]});
+            if (std::isnan(values[i]))  // never handed back silently: the evaluation found no counts
+                result.notes.push_back("the device returned NaN for " + plan_->metrics[i] + " of " + k.kernel +
+                                       " (range " + std::to_string(range) + "): its counters were not collected");
+        }
         result.kernels.push_back(std::move(k));
     }
     clock.mark("evaluate");
@@ -370,7 +460,8 @@ MetricsResult RangeSession::finish() {
 }
 #else
 void release_kept_profiler() noexcept {}
-RangeSession::RangeSession(std::shared_ptr<const CollectionPlan>, std::size_t) { profiler_functions(); }
+RangeSession::RangeSession(std::shared_ptr<const CollectionPlan>, std::size_t, Replay) { profiler_functions(); }
+void RangeSession::run_passes(const std::function<void()>&, const std::function<void()>&) { profiler_functions(); }
 RangeSession::~RangeSession() = default;
 void RangeSession::disable() noexcept {}
 MetricsResult RangeSession::finish() { profiler_functions(); return {}; }

@@ -9,17 +9,28 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace gpuchrono::metrics::detail {
 
+// kernel: CUPTI replays each launch itself (a scope of application code, whose work cannot be run again).
+// user: the caller runs its work once per pass (measure(), which owns the callable): no save and restore of
+// device memory per launch, and the passes of all the launches of one call run back to back.
+enum class Replay { kernel, user };
+
 class RangeSession {
 public:
-    // Enables the range profiler on the device's primary context and starts counting. Throws std::runtime_error
-    // with the reason (another profiler attached, no permission, ...).
-    RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels);
+    // Enables the range profiler on the device's primary context and, for kernel replay, starts counting.
+    // Throws std::runtime_error with the reason (another profiler attached, no permission, ...).
+    RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size_t max_kernels, Replay replay = Replay::kernel);
+
+    // User replay only: runs `one_pass` (which launches the work and may return before it completes) between
+    // cuptiRangeProfilerStart and Stop until CUPTI says every pass was submitted. Once, before finish().
+    // `before_pass` (may be empty) runs and completes before each Start, unprofiled (a cold measurement's flush).
+    void run_passes(const std::function<void()>& one_pass, const std::function<void()>& before_pass = {});
     ~RangeSession();  // disables the profiler if finish() did not; never throws
     RangeSession(const RangeSession&) = delete;
     RangeSession& operator=(const RangeSession&) = delete;
@@ -32,12 +43,22 @@ private:
 
     std::shared_ptr<const CollectionPlan> plan_;
     std::size_t max_kernels_;
+    Replay replay_;
+    bool stopped_ = false;        // user replay: run_passes stopped the profiler after its last pass
+    std::size_t user_passes_ = 0;
     void* object_ = nullptr;  // CUpti_RangeProfiler_Object*
     std::vector<std::uint8_t> counter_data_;
     std::uint64_t context_id_ = 0;
     std::string naming_error_;  // why kernels cannot be named (then they keep CUPTI's range numbers)
     std::chrono::steady_clock::time_point began_;
 };
+
+// measure()'s metrics: a user replay session over `one_pass` (defined in metrics_scope.cpp, which keeps the
+// one-session-at-a-time rule). GPUCHRONO_METRICS_REPLAY=kernel makes it a kernel replay session instead (one
+// call of one_pass inside a scope), for the bench that compares the two.
+MetricsResult collect_metrics_of(const std::vector<std::string>& metrics, int device,
+                                 const std::function<void()>& one_pass, const std::function<void()>& before_pass,
+                                 std::size_t max_kernels = 256);
 
 // Disables the range profiler kept enabled between sessions (if its context is current): the counter
 // availability query a new plan needs fails while it is enabled.
