@@ -33,7 +33,7 @@ void ok(cudaError_t e, const char* what) {
 
 struct Kernel {
     const char* name;  // as the profiler names its range
-    std::function<void()> launch;
+    std::function<void(cudaStream_t)> launch;
 };
 
 }  // namespace
@@ -73,13 +73,13 @@ int main(int argc, char** argv) {
         ok(cudaMemset(table, 0, table_words * sizeof(float)), "cudaMemset");
         ok(cudaDeviceSynchronize(), "sync");
         const std::vector<Kernel> kernels{
-            {"copy_kernel", [&] { metric_kernels::launch_copy(dst, src, copy_bytes, nullptr); }},
-            {"fma_kernel", [&] { metric_kernels::launch_fma(out, blocks, threads, 8192, nullptr); }},
-            {"gather_kernel", [&] { metric_kernels::launch_gather(out, table, table_words, blocks, threads, 64, nullptr); }},
+            {"copy_kernel", [&](cudaStream_t s) { metric_kernels::launch_copy(dst, src, copy_bytes, s); }},
+            {"fma_kernel", [&](cudaStream_t s) { metric_kernels::launch_fma(out, blocks, threads, 8192, s); }},
+            {"gather_kernel", [&](cudaStream_t s) { metric_kernels::launch_gather(out, table, table_words, blocks, threads, 64, s); }},
         };
         if (launch_only) {
             for (int r = 0; r < repeat; ++r)
-                for (const Kernel& k : kernels) k.launch();
+                for (const Kernel& k : kernels) k.launch(nullptr);
             ok(cudaDeviceSynchronize(), "sync");
             return 0;
         }
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
                 for (int i = 0; i < 6; ++i) {
                     const auto t0 = std::chrono::steady_clock::now();
                     gpuchrono::metrics::MetricsScope scope({set});
-                    k.launch();
+                    k.launch(nullptr);
                     last = scope.stop();
                     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
                 }
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
                 std::vector<double> ms;
                 gpuchrono::metrics::MetricsResult last;
                 for (int i = 0; i < 6; ++i) {
-                    const gpuchrono::Series s = gpuchrono::measure(k.name, nullptr, [&](cudaStream_t) { k.launch(); }, options);
+                    const gpuchrono::Series s = gpuchrono::measure(k.name, nullptr, k.launch, options);
                     last = *s.measure_record()->kernel_metrics;
                     ms.push_back(last.collection_ns / 1e6);
                 }

@@ -233,6 +233,42 @@ BOOST_AUTO_TEST_CASE(unknown_metric_refused_before_sampling) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
+// KernelPolicy after a MetricsScope in a process where it had not run yet: the scope leaves the range profiler
+// enabled (kept between scopes), KernelPolicy disables it and its records come (its own process: the order of
+// first uses is what is tested). The kernel method's median is checked against the event method's, within 10%
+// (an event pair adds microseconds to a 64 MiB copy of about 50 us).
+BOOST_AUTO_TEST_SUITE(metrics_then_kernel_policy)
+
+BOOST_AUTO_TEST_CASE(kernel_method_after_a_scope) {
+    constexpr std::size_t bytes = 64u << 20;
+    Buffers buf(bytes);
+    {
+        gpuchrono::metrics::MetricsScope scope({"memory"});
+        metric_kernels::launch_copy(buf.a, buf.b, bytes, nullptr);
+        const gpuchrono::metrics::MetricsResult r = scope.stop();
+        BOOST_TEST(value_of(r, "copy_kernel", "dram__bytes_read.sum") > 0.0);
+    }
+    cudaStream_t stream = nullptr;
+    ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    const auto copy = [&](cudaStream_t s) { metric_kernels::launch_copy(buf.a, buf.b, bytes, s); };
+    const gpuchrono::Series after = gpuchrono::measure("copy, after a scope", stream, copy);
+    gpuchrono::MeasureOptions by_event;
+    by_event.method = gpuchrono::Method::event;
+    const gpuchrono::Series events = gpuchrono::measure("copy, event method", stream, copy, by_event);
+    (void)cudaStreamDestroy(stream);
+    BOOST_TEST_MESSAGE("after a scope: " << after.measure_record()->method_note);
+    BOOST_TEST((after.measure_record()->method == gpuchrono::Method::kernel), after.measure_record()->method_note);
+    BOOST_TEST(after.failed_count() == 0u);
+    BOOST_TEST_REQUIRE(after.size() > 0u);
+    gpuchrono::CompareOptions different;
+    different.allow_different_methods = true;
+    const gpuchrono::Comparison c = gpuchrono::compare(events, after, different);
+    BOOST_TEST_MESSAGE("kernel method after a scope vs event method: " << c.reason);
+    BOOST_TEST(std::abs(c.median_b.ns() / c.median_a.ns() - 1.0) < 0.10);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
 // A device reset inside a scope: stop() says so, nothing crashes. Its own suite (its own process): the reset
 // takes the context every other test uses.
 BOOST_AUTO_TEST_SUITE(metrics_device_reset)

@@ -31,6 +31,18 @@ std::atomic<const char*> silenced{nullptr};
 void mark_activity_silenced(const char* why) noexcept { silenced.store(why); }
 const char* activity_silenced() noexcept { return silenced.load(); }
 
+namespace {
+std::atomic<void (*)() noexcept> silence_release{nullptr};
+}  // namespace
+
+void set_silence_release(void (*release)() noexcept) noexcept { silence_release.store(release); }
+
+const char* release_activity_silence() noexcept {
+    if (!silenced.load()) return nullptr;
+    if (auto* release = silence_release.load()) release();
+    return silenced.load();
+}
+
 void reenable_activity_kinds() noexcept {
     if (!session_active.load()) return;
     const CuptiLibrary& lib = cupti_library();

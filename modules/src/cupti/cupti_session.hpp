@@ -26,11 +26,16 @@ public:
     bool flushed = false;              // guarded by the session's flush mutex
 };
 
-// After CUPTI's range profiler has run in the process (gpuchrono::metrics), CUPTI delivered no more kernel
-// activity records (H100, CUDA 13.0: KernelPolicy then timed 0 ns): the collector marks it here, and KernelPolicy
-// reports itself unavailable with this reason from then on, so measure() falls back to the graph or event method.
+// While CUPTI's range profiler is enabled (gpuchrono::metrics), CUPTI delivers no kernel activity records
+// (H100, CUDA 13.0: KernelPolicy then timed 0 ns); once it is disabled they come again (seen on the same H100).
+// The collector marks the silence here (nullptr: cleared) and registers how to end it: KernelPolicy first asks
+// for the release (which disables a profiler kept enabled between scopes, unless a scope is open) and reports
+// itself unavailable only if the silence remains, so measure() falls back to the graph or event method.
 void mark_activity_silenced(const char* why) noexcept;
 const char* activity_silenced() noexcept;  // the reason, or nullptr
+void set_silence_release(void (*release)() noexcept) noexcept;
+// Calls the registered release, if any; returns the reason the silence remains, or nullptr.
+const char* release_activity_silence() noexcept;
 
 // Whether KernelPolicy's activity session has been set up in this process (without setting it up).
 bool activity_session_active() noexcept;

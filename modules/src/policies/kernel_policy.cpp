@@ -353,7 +353,7 @@ private:
 namespace {
 
 cupti::CuptiSession* session_or(std::string& why) noexcept {
-    if (const char* silenced = cupti::activity_silenced()) {
+    if (const char* silenced = cupti::release_activity_silence()) {
         why = silenced;
         return nullptr;
     }

@@ -13,6 +13,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -118,6 +119,15 @@ bool reenable_on_new_plan() {
     return on;
 }
 
+// Experiment switch: one EvaluateToGpuValues call per metric.
+bool evaluate_one_by_one() {
+    static const bool on = [] {
+        const char* v = std::getenv("GPUCHRONO_METRICS_EVAL_ONE");
+        return v && v[0] == '1';
+    }();
+    return on;
+}
+
 bool tracing() {
     static const bool on = std::getenv("GPUCHRONO_METRICS_TRACE") != nullptr;
     return on;
@@ -143,15 +153,18 @@ void disable_object(void* object) noexcept {
     }
     pristine = {};
     cupti::reenable_activity_kinds();
-    // Experiment switch (docs/metrics.md): whether CUPTI delivers kernel activity records again once the range
-    // profiler is disabled. Set, KernelPolicy is no longer refused after a disabled session.
-    if (const char* v = std::getenv("GPUCHRONO_METRICS_ACTIVITY_AFTER_DISABLE"); v && v[0] == '1')
-        cupti::mark_activity_silenced(nullptr);
+    // Disabled, the profiler no longer holds the kernel records back (H100, CUDA 13.0: KernelPolicy's times
+    // after a disabled session matched those before it): KernelPolicy may run again.
+    cupti::mark_activity_silenced(nullptr);
 }
+
+// A session between its constructor and its disable(): the kept profiler is its object then, not to be released.
+std::atomic<bool> session_running{false};
 
 }  // namespace
 
 void release_kept_profiler() noexcept {
+    if (session_running.load()) return;
     if (enabled.object && enabled.context_id == gpuchrono::detail::current_context_id()) disable_object(enabled.object);
     enabled = {};
 }
@@ -246,16 +259,19 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
             launched.clear();
         }
         if (naming_error_.empty()) cupti::set_kernel_name_listener(on_kernel_launch);
+        session_running = true;
+        cupti::set_silence_release(&release_kept_profiler);
+        cupti::mark_activity_silenced(
+            "CUPTI's range profiler (gpuchrono::metrics) is enabled on this context, and while it is CUPTI delivers "
+            "no kernel activity records (seen on an H100 with CUDA 13.0: KernelPolicy timed 0 ns), so KernelPolicy "
+            "refuses while a MetricsScope is open; measure() falls back to the graph or event method "
+            "(docs/metrics.md)");
         if (replay_ == Replay::kernel) {
             auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
             start.pRangeProfilerObject = as_object(object_);
             call(f.start(&start), "cuptiRangeProfilerStart");
             clock.mark("start");
         }
-        cupti::mark_activity_silenced(
-            "CUPTI's range profiler (gpuchrono::metrics) has run in this process, and after it CUPTI delivers no "
-            "kernel activity records (seen on an H100 with CUDA 13.0: KernelPolicy timed 0 ns), so KernelPolicy "
-            "refuses; measure() falls back to the graph or event method (docs/metrics.md)");
     } catch (...) {
         cupti::set_kernel_name_listener(nullptr);
         disable();
@@ -311,6 +327,7 @@ void RangeSession::run_passes(const std::function<void()>& one_pass, const std::
 
 void RangeSession::disable() noexcept {
     cupti::set_kernel_name_listener(nullptr);
+    session_running = false;
     if (!object_) return;
     if (!keep_enabled() || enabled.object != object_) disable_object(object_);
     object_ = nullptr;
@@ -367,6 +384,7 @@ MetricsResult RangeSession::finish() {
         object_ = nullptr;  // its context is gone: CUPTI must not be called on it
         if (enabled.context_id == context_id_) enabled = {};
         pristine = {};
+        cupti::mark_activity_silenced(nullptr);  // the profiler went with its context
         throw std::runtime_error(std::string("hardware metrics: the device was reset or its context destroyed during "
                                              "the scope (") +
                                  (synced != cudaSuccess ? cudaGetErrorName(synced) : "the current context changed") +
@@ -436,10 +454,19 @@ MetricsResult RangeSession::finish() {
         eval.pCounterDataImage = counter_data_.data();
         eval.counterDataImageSize = counter_data_.size();
         eval.rangeIndex = range;
-        eval.ppMetricNames = names.data();
-        eval.numMetrics = names.size();
-        eval.pMetricValues = values.data();
-        call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
+        if (evaluate_one_by_one()) {
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                eval.ppMetricNames = &names[i];
+                eval.numMetrics = 1;
+                eval.pMetricValues = &values[i];
+                call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
+            }
+        } else {
+            eval.ppMetricNames = names.data();
+            eval.numMetrics = names.size();
+            eval.pMetricValues = values.data();
+            call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
+        }
         KernelMetrics k;
         k.kernel = kernel_name_of_range(named ? names_in_order[range].c_str() : r.rangeName);
         k.launch = launches[k.kernel]++;
