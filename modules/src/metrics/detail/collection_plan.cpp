@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -219,13 +220,35 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
             }
         }
     }
+    // All names in one call (on the H100, CUDA 13.0, three sass instruction metrics added one call each came
+    // back with the first one's value for all three). Only when that call fails are they added one by one, on
+    // a fresh host object, to name the metric the device refused.
+    const char* add_one_env = std::getenv("GPUCHRONO_METRICS_ADD_ONE");
+    const bool add_one_by_one = add_one_env && add_one_env[0] == '1';
+    bool added_together = false;
+    if (!add_one_by_one) {
+        std::vector<const char*> all;
+        for (const std::string& name : names) all.push_back(name.c_str());
+        auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+        add.pHostObject = plan->host;
+        add.ppMetricNames = all.data();
+        add.numMetrics = all.size();
+        added_together = f.host_config_add_metrics(&add) == CUPTI_SUCCESS;
+        if (!added_together) {
+            auto deinit = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+            deinit.pHostObject = plan->host;
+            (void)f.host_deinitialize(&deinit);
+            call(f.host_initialize(&init), "cuptiProfilerHostInitialize");
+            plan->host = init.pHostObject;
+        }
+    }
     for (const std::string& name : names) {
         const char* one = name.c_str();
         auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
         add.pHostObject = plan->host;
         add.ppMetricNames = &one;
         add.numMetrics = 1;
-        if (const CUptiResult r = f.host_config_add_metrics(&add); r != CUPTI_SUCCESS) {
+        if (const CUptiResult r = added_together ? CUPTI_SUCCESS : f.host_config_add_metrics(&add); r != CUPTI_SUCCESS) {
             const std::string base = name.substr(0, name.find('.'));
             throw std::invalid_argument("metric '" + name + "' was refused by the device (" +
                                         explain_cupti_failure(r, "cuptiProfilerHostConfigAddMetrics", cupti_text(r)) +
