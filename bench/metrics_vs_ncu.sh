@@ -62,7 +62,7 @@ for s in ("memory", "compute", "speed_of_light"):
         if unit == "%":
             d = v - n; diff = f"{d:+.2f} points"; within = abs(d) <= 2.0
         else:
-            d = (v - n) / n * 100 if n else float("nan"); diff = f"{d:+.3f}%"; within = abs(d) <= 1.0
+            d = (v - n) / n * 100 if n else (0.0 if v == 0 else float("nan")); diff = f"{d:+.3f}%"; within = abs(d) <= 1.0
         tag = "yes" if within else ("n/a" if "time" in m or unit not in ("byte", "bytes", "%") else "NO")
         if tag == "NO": bad += 1
         print(f"| {s} | {k} | {m} | {v:.6g} {unit} | {n:.6g} | {b:.6g} | {diff} | {tag} |")
