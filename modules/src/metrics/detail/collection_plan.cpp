@@ -157,12 +157,14 @@ std::string sub_metrics_of(const ProfilerFunctions& f, CUpti_Profiler_Host_Objec
 }
 
 std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>& names, int device) {
-    const ProfilerFunctions& f = profiler_functions();
-    require_nvperf_host();
+    // Without a device, a missing CUPTI or NVPW or CUPTI's own error is only a consequence: say that first, and
+    // keep the other words.
+    const ProfilerFunctions* functions = nullptr;
     try {
-        initialize_profiler(f);
+        functions = &profiler_functions();
+        require_nvperf_host();
+        initialize_profiler(*functions);
     } catch (const std::runtime_error& e) {
-        // Without a device CUPTI's own error is only a consequence: say that first, and keep CUPTI's words.
         try {
             resolve_device(device);
         } catch (const std::exception& no_device) {
@@ -170,6 +172,7 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
         }
         throw;
     }
+    const ProfilerFunctions& f = *functions;
     device = resolve_device(device);
     void* ctx = current_cuda_context(device);
 
