@@ -3,6 +3,7 @@
 // API version is the build's, and cuptiProfilerInitialize returns the CUptiResult named by
 // $FAKE_CUPTI_PROFILER_RESULT (e.g. 35, CUPTI_ERROR_INSUFFICIENT_PRIVILEGES). Built without the range profiler's
 // functions (FAKE_CUPTI_NO_RANGE_PROFILER) it stands for a CUPTI older than CUDA 12.9.
+#include <cupti_profiler_target.h>
 #include <cupti_result.h>
 #include <cupti_version.h>
 
@@ -31,13 +32,18 @@ int cuptiActivitySetAttribute() { return 1; }
 int cuptiGetTimestamp() { return 1; }
 int cuptiGetStreamIdEx() { return 1; }
 
-CUptiResult CUPTIAPI cuptiProfilerInitialize(void*) {
+// The exact type: UBSan (-fsanitize=function, the asan job) refuses a call through a pointer of another type.
+CUptiResult CUPTIAPI cuptiProfilerInitialize(CUpti_Profiler_Initialize_Params*) {
     const char* code = std::getenv("FAKE_CUPTI_PROFILER_RESULT");
     return static_cast<CUptiResult>(code ? std::atoi(code) : 999);
 }
 int cuptiDeviceGetChipName() { return 999; }
-int cuptiProfilerGetCounterAvailability() { return 999; }
-int cuptiProfilerDeviceSupported() { return 999; }
+CUptiResult CUPTIAPI cuptiProfilerGetCounterAvailability(CUpti_Profiler_GetCounterAvailability_Params*) {
+    return static_cast<CUptiResult>(999);
+}
+CUptiResult CUPTIAPI cuptiProfilerDeviceSupported(CUpti_Profiler_DeviceSupported_Params*) {
+    return static_cast<CUptiResult>(999);
+}
 int cuptiProfilerHostInitialize() { return 999; }
 int cuptiProfilerHostDeinitialize() { return 999; }
 int cuptiProfilerHostGetBaseMetrics() { return 999; }
