@@ -74,16 +74,8 @@ int resolve_device(int device) {
     return device;
 }
 
-std::string cupti_text(CUptiResult r) {
-    const char* text = nullptr;
-    const cupti::CuptiLibrary& lib = cupti::cupti_library();
-    if (lib.get_result_string && lib.get_result_string(r, &text) == CUPTI_SUCCESS && text) return text;
-    return {};
-}
-
-void call(CUptiResult r, const char* what) {
-    if (r != CUPTI_SUCCESS) throw std::runtime_error("hardware metrics: " + explain_cupti_failure(r, what, cupti_text(r)));
-}
+// One way of calling CUPTI here: a failure throws with the call's name, CUPTI's words and the advice.
+void call(CUptiResult r, const char* what) { require_cupti_success(r, what); }
 
 // CUPTI's profiler loads NVIDIA's host performance library (NVPW) itself; when it is absent CUPTI reports only
 // an internal error, so gpuchrono looks first and says where.
@@ -118,7 +110,7 @@ void initialize_profiler(const ProfilerFunctions& f) {
         auto p = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
         const CUptiResult r = f.initialize(&p);
         if (r == CUPTI_SUCCESS) return std::string();
-        return "hardware metrics: " + explain_cupti_failure(r, "cuptiProfilerInitialize", cupti_text(r));
+        return "hardware metrics: " + explain_cupti_failure(r, "cuptiProfilerInitialize", cupti_result_text(r));
     }();
     if (!failure.empty()) throw std::runtime_error(failure);
 }
@@ -254,7 +246,7 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
         if (const CUptiResult r = added_together ? CUPTI_SUCCESS : f.host_config_add_metrics(&add); r != CUPTI_SUCCESS) {
             const std::string base = name.substr(0, name.find('.'));
             throw std::invalid_argument("metric '" + name + "' was refused by the device (" +
-                                        explain_cupti_failure(r, "cuptiProfilerHostConfigAddMetrics", cupti_text(r)) +
+                                        explain_cupti_failure(r, "cuptiProfilerHostConfigAddMetrics", cupti_result_text(r)) +
                                         "); the forms of " + base + " it knows: " +
                                         sub_metrics_of(f, plan->host, base, list.type_of.at(base)));
         }

@@ -1,6 +1,10 @@
 #include "cupti_failure.hpp"
 
+#include "../../cupti/cupti_library.hpp"
+
 #include <cupti_version.h>
+
+#include <stdexcept>
 
 namespace gpuchrono::metrics::detail {
 
@@ -89,6 +93,18 @@ std::string explain_cupti_failure(CUptiResult code, std::string_view call, std::
     if (!cupti_text.empty()) m += ": " + std::string(cupti_text);
     if (const std::string advice = advice_for(code); !advice.empty()) m += ". " + advice;
     return m;
+}
+
+std::string cupti_result_text(CUptiResult code) {
+    const char* text = nullptr;
+    const cupti::CuptiLibrary& lib = cupti::cupti_library();
+    if (lib.get_result_string && lib.get_result_string(code, &text) == CUPTI_SUCCESS && text) return text;
+    return {};
+}
+
+void require_cupti_success(CUptiResult code, std::string_view call) {
+    if (code == CUPTI_SUCCESS) return;
+    throw std::runtime_error("hardware metrics: " + explain_cupti_failure(code, call, cupti_result_text(code)));
 }
 
 }  // namespace gpuchrono::metrics::detail

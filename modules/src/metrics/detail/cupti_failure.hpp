@@ -17,4 +17,11 @@ std::string explain_cupti_failure(CUptiResult code, std::string_view call, std::
 // The advice alone ("" when there is none for that code): device-free, for the tests.
 std::string advice_for(CUptiResult code);
 
+// CUPTI's own description of `code` from the loaded library ("" when it has none).
+std::string cupti_result_text(CUptiResult code);
+
+// Returns on CUPTI_SUCCESS; otherwise throws std::runtime_error "hardware metrics: " + explain_cupti_failure(),
+// with CUPTI's own description of the code from the loaded library.
+void require_cupti_success(CUptiResult code, std::string_view call);
+
 }  // namespace gpuchrono::metrics::detail

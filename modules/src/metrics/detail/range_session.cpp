@@ -47,16 +47,8 @@ std::string kernel_name_of_range(const char* range_name) {
 #if GPUCHRONO_HAS_RANGE_PROFILER
 namespace {
 
-std::string cupti_text(CUptiResult r) {
-    const char* text = nullptr;
-    const cupti::CuptiLibrary& lib = cupti::cupti_library();
-    if (lib.get_result_string && lib.get_result_string(r, &text) == CUPTI_SUCCESS && text) return text;
-    return {};
-}
-
-void call(CUptiResult r, const char* what) {
-    if (r != CUPTI_SUCCESS) throw std::runtime_error("hardware metrics: " + explain_cupti_failure(r, what, cupti_text(r)));
-}
+// One way of calling CUPTI here: a failure throws with the call's name, CUPTI's words and the advice.
+void call(CUptiResult r, const char* what) { require_cupti_success(r, what); }
 
 CUpti_RangeProfiler_Object* as_object(void* p) { return static_cast<CUpti_RangeProfiler_Object*>(p); }
 
