@@ -5,7 +5,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 namespace gm = gpuchrono::metrics;
 namespace tt = boost::test_tools;
@@ -32,7 +34,7 @@ gm::KernelMetrics kernel(std::string name, double fadd, double fmul, double ffma
                 {sass + "ffma_pred_on.sum", ffma, "inst"}, {sass + "dadd_pred_on.sum", 0, "inst"},
                 {sass + "dmul_pred_on.sum", 0, "inst"},    {sass + "dfma_pred_on.sum", dfma, "inst"},
                 {"dram__bytes_read.sum", read, "byte"},    {"dram__bytes_write.sum", write, "byte"},
-                {"gpu__time_duration.sum", ns, "nsecond"}};
+                {"gpu__time_duration.sum", ns, "nanosecond"}};  // the unit CUDA 13.0's CUPTI gives on an H100
     return k;
 }
 
@@ -95,6 +97,21 @@ BOOST_AUTO_TEST_CASE(dram_bytes_sum_stands_in_for_read_plus_write_and_units_scal
     BOOST_TEST(points[0].dram_bytes == 2e6);
     BOOST_TEST(points[0].seconds == 20e-6, tt::tolerance(1e-12));
     BOOST_TEST(points[0].intensity == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(every_spelling_of_a_time_unit_scales) {
+    for (const auto& [unit, seconds] : std::initializer_list<std::pair<const char*, double>>{
+             {"nanosecond", 1e-9}, {"nsecond", 1e-9}, {"ns", 1e-9}, {"microsecond", 1e-6}, {"usecond", 1e-6},
+             {"millisecond", 1e-3}, {"second", 1.0}}) {
+        gm::MetricsResult r;
+        r.peaks = peaks();
+        r.kernels.push_back(kernel("k", 0, 0, 1e6, 0, 1e6, 0, 1000));
+        for (gm::MetricValue& v : r.kernels[0].values)
+            if (v.name == "gpu__time_duration.sum") v.unit = unit;
+        const auto points = gm::roofline_points(r);
+        BOOST_TEST_REQUIRE(points.size() == 1u, unit);
+        BOOST_TEST(points[0].seconds == 1000 * seconds, tt::tolerance(1e-12));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(no_unit_means_nvpw_base_units) {

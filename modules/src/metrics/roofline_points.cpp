@@ -22,22 +22,23 @@ constexpr std::string_view write_name = "dram__bytes_write.sum";
 constexpr std::string_view bytes_name = "dram__bytes.sum";
 constexpr std::string_view time_name = "gpu__time_duration.sum";
 
-// Seconds per unit of a duration metric as NVPW names units ("nsecond") or as people do ("ns"). No unit: the
+// Seconds per unit of a duration metric as NVPW names units ("nanosecond" from CUDA 13.0's CUPTI on an H100;
+// "nsecond" in older NVPW tables) or as people do ("ns"). No unit: the
 // value as NVPW evaluates it, whose base unit for gpu__time_duration is the nanosecond (and the byte for
 // dram__bytes_*), so a collector that leaves the unit empty still gets its point.
 std::optional<double> seconds_per(std::string_view unit) {
-    if (unit.empty() || unit == "nsecond" || unit == "ns") return 1e-9;
-    if (unit == "usecond" || unit == "us") return 1e-6;
-    if (unit == "msecond" || unit == "ms") return 1e-3;
+    if (unit.empty() || unit == "nanosecond" || unit == "nsecond" || unit == "ns") return 1e-9;
+    if (unit == "microsecond" || unit == "usecond" || unit == "us") return 1e-6;
+    if (unit == "millisecond" || unit == "msecond" || unit == "ms") return 1e-3;
     if (unit == "second" || unit == "s") return 1.0;
     return std::nullopt;
 }
 
 std::optional<double> bytes_per(std::string_view unit) {
     if (unit.empty() || unit == "byte" || unit == "bytes" || unit == "B") return 1.0;
-    if (unit == "Kbyte" || unit == "KB") return 1e3;
-    if (unit == "Mbyte" || unit == "MB") return 1e6;
-    if (unit == "Gbyte" || unit == "GB") return 1e9;
+    if (unit == "kilobyte" || unit == "Kbyte" || unit == "KB") return 1e3;
+    if (unit == "megabyte" || unit == "Mbyte" || unit == "MB") return 1e6;
+    if (unit == "gigabyte" || unit == "Gbyte" || unit == "GB") return 1e9;
     return std::nullopt;
 }
 
