@@ -7,7 +7,11 @@
 //
 //   bench_metrics_vs_ncu                 in-process values and times; lines "VALUE set kernel metric value unit"
 //                                        and "TIME set kernel first_ms median_ms passes" (MetricsScope, kernel
-//                                        replay), "UTIME ..."/"UVALUE ..." (measure(), user replay)
+//                                        replay), "UTIME ..."/"UVALUE ..." (measure(), user replay, cold caches),
+//                                        "CTIME set all first_ms median_ms passes"/"CVALUE ..." (one collect()
+//                                        over the three kernels, cold caches: the per-pass cost shared), and
+//                                        "FLOOR set median_ms passes" (collect() of an empty kernel: CUPTI's own
+//                                        cost per pass, whatever the kernel)
 //   bench_metrics_vs_ncu --launch-only [--repeat N]   only the launches (each kernel N times), for ncu
 #include <gpuchrono/api.hpp>
 
@@ -113,6 +117,7 @@ int main(int argc, char** argv) {
             for (const Kernel& k : kernels) {
                 gpuchrono::MeasureOptions options;
                 options.metrics = {set};
+                options.cache = gpuchrono::CacheState::cold;  // each pass cold and clean, as ncu's default
                 options.method = gpuchrono::Method::graph;
                 options.min_samples = 3;
                 options.max_samples = 3;
@@ -133,6 +138,58 @@ int main(int argc, char** argv) {
                                     v.unit.empty() ? "-" : v.unit.c_str());
                 for (const auto& n : last.notes) std::printf("UNOTE %s %s %s\n", set, k.name, n.c_str());
             }
+        }
+        // One collect() over the three kernels: CUPTI's cost per pass is paid once for all three, as ncu's
+        // application replay would. Per kernel = the whole collection / 3.
+        const auto all_three = [&] {
+            for (const Kernel& k : kernels) k.launch(nullptr);
+        };
+        for (const char* set : {"memory", "compute", "speed_of_light"}) {
+            gpuchrono::metrics::CollectOptions options;
+            options.cold_caches = true;
+            std::vector<double> ms;
+            gpuchrono::metrics::MetricsResult last;
+            for (int i = 0; i < 6; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                last = gpuchrono::metrics::collect({set}, all_three, options);
+                ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            }
+            const double first = ms.front();
+            std::vector<double> rest(ms.begin() + 1, ms.end());
+            std::sort(rest.begin(), rest.end());
+            std::printf("CTIME %s all %.3f %.3f %zu %zu\n", set, first, rest[rest.size() / 2], last.passes, last.kernels.size());
+            for (const auto& km : last.kernels)
+                for (const auto& v : km.values)
+                    std::printf("CVALUE %s %s %s %.6g %s\n", set, km.kernel.c_str(), v.name.c_str(), v.value,
+                                v.unit.empty() ? "-" : v.unit.c_str());
+            for (const auto& n : last.notes) std::printf("CNOTE %s %s\n", set, n.c_str());
+        }
+        // CUPTI's floor: the same collection of one trivial kernel (nothing to count, nothing to flush).
+        for (const char* set : {"memory", "compute", "speed_of_light"}) {
+            std::vector<double> ms;
+            std::size_t passes = 0;
+            for (int i = 0; i < 6; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                passes = gpuchrono::metrics::collect({set}, [&] { metric_kernels::launch_first_named(out, nullptr); }).passes;
+                ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            }
+            std::vector<double> rest(ms.begin() + 1, ms.end());
+            std::sort(rest.begin(), rest.end());
+            std::printf("FLOOR %s %.3f %zu\n", set, rest[rest.size() / 2], passes);
+        }
+        // The same with a counter-data image for 4 ranges instead of 256: what the image's size costs.
+        for (const char* set : {"memory", "compute", "speed_of_light"}) {
+            gpuchrono::metrics::CollectOptions small;
+            small.max_kernels = 4;
+            std::vector<double> ms;
+            for (int i = 0; i < 6; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                (void)gpuchrono::metrics::collect({set}, [&] { metric_kernels::launch_first_named(out, nullptr); }, small);
+                ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            }
+            std::vector<double> rest(ms.begin() + 1, ms.end());
+            std::sort(rest.begin(), rest.end());
+            std::printf("FLOOR4 %s %.3f\n", set, rest[rest.size() / 2]);
         }
         return 0;
     } catch (const std::exception& e) {

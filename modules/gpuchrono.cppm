@@ -158,6 +158,8 @@ using gpuchrono::KernelPolicy;
 
 // Hardware metrics (issue 23): ncu's metrics of the kernels of a scope, through CUPTI's Range Profiler
 export namespace gpuchrono::metrics {
+using gpuchrono::metrics::collect;
+using gpuchrono::metrics::CollectOptions;
 using gpuchrono::metrics::expand_metric_names;
 using gpuchrono::metrics::KernelMetrics;
 using gpuchrono::metrics::MetricsResult;

@@ -16,6 +16,8 @@ target_sources(gpuchrono PRIVATE
 # Collection through CUPTI's Range Profiler (CUDA 12.9+; a refusal on older toolkits): the scope and its internals.
 target_sources(gpuchrono PRIVATE
   src/metrics/metrics_scope.cpp
+  src/metrics/collect.cpp
+  src/metrics/detail/one_session.cpp
   src/metrics/detail/collection_plan.cpp
   src/metrics/detail/cupti_failure.cpp
   src/metrics/detail/profiler_functions.cpp

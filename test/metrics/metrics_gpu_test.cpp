@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -175,6 +176,119 @@ BOOST_AUTO_TEST_CASE(one_scope_at_a_time) {
     BOOST_CHECK_THROW((void)first.stop(), std::logic_error);
 }
 
+// collect() replays the work once per pass: every kernel it launches gets its entry, and with the roofline set
+// each gets a point: the FMA loop (2 x 8192 FLOP per thread, a few hundred KB stored) far right of the ridge,
+// compute-bound; the copy (no FLOP, 512 MiB moved) memory-bound.
+BOOST_AUTO_TEST_CASE(collect_places_fma_and_copy_on_the_roofline) {
+    int sms = 0;
+    ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+    const unsigned blocks = static_cast<unsigned>(sms) * 2, threads = 256, fmas = 8192;
+    constexpr std::size_t bytes = 256u << 20;
+    Buffers buf(bytes);
+    float* out = nullptr;
+    ok(cudaMalloc(reinterpret_cast<void**>(&out), sizeof(float) * blocks * threads), "cudaMalloc");
+    int runs = 0;
+    const gpuchrono::metrics::MetricsResult r = gpuchrono::metrics::collect({"roofline"}, [&] {
+        ++runs;
+        metric_kernels::launch_fma(out, blocks, threads, fmas, nullptr);
+        metric_kernels::launch_copy(buf.a, buf.b, bytes, nullptr);
+    });
+    (void)cudaFree(out);
+    for (const auto& n : r.notes) BOOST_TEST_MESSAGE("note: " << n);
+    BOOST_TEST(static_cast<std::size_t>(runs) == r.passes, "work ran " << runs << " times for " << r.passes << " passes");
+    BOOST_TEST_REQUIRE(r.kernels.size() == 2u);
+    BOOST_TEST(r.kernels[0].kernel == "fma_kernel");
+    BOOST_TEST(r.kernels[1].kernel == "copy_kernel");
+    // The loop's FLOPs exactly, plus the prologue's few per thread (fma_loop_flops_are_exact).
+    const double loop_flops = static_cast<double>(metric_kernels::fma_flops(blocks, threads, fmas));
+    const double threads_total = static_cast<double>(blocks) * threads;
+    const double copy_read = value_of(r, "copy_kernel", "dram__bytes_read.sum");
+    BOOST_TEST(std::abs(copy_read - static_cast<double>(bytes)) <= 0.01 * static_cast<double>(bytes));
+    BOOST_TEST_REQUIRE(r.peaks.has_value());
+    BOOST_TEST_REQUIRE(r.roofline.size() == 2u);
+    const auto& fma = r.roofline[0];
+    const auto& copy = r.roofline[1];
+    BOOST_TEST(fma.kernel == "fma_kernel");
+    BOOST_TEST(fma.precision == "fp32");
+    BOOST_TEST(fma.flops >= loop_flops);
+    BOOST_TEST(fma.flops <= loop_flops + 16 * threads_total);
+    BOOST_TEST(fma.bound == "compute", "FMA loop: " << fma.intensity << " FLOP/byte, bound " << fma.bound);
+    // Achieved below the roof it is under (the roof is the peak at the clock the peaks assume; the kernel may
+    // run at a lower one, never above it by more than the clock's rounding).
+    BOOST_TEST(fma.achieved_flops_per_second <= 1.02 * fma.attainable_flops_per_second);
+    BOOST_TEST(copy.kernel == "copy_kernel");
+    BOOST_TEST(copy.flops == 0.0);
+    BOOST_TEST(copy.bound == "memory", "copy: " << copy.intensity << " FLOP/byte, bound " << copy.bound);
+    // All of it read; written all but what the L2 still holds when the kernel ends (7% on the H100).
+    BOOST_TEST(copy.dram_bytes >= 1.8 * static_cast<double>(bytes), "copy moved " << copy.dram_bytes << " DRAM bytes");
+}
+
+// cold_caches leaves the L2 cold and clean before each pass. The gather reads a 1 MiB table from DRAM into the
+// L2, evicting 1 MiB of whatever was there: dirty lines (the 256 MiB memset just before, or a flush that only
+// writes) would be written back during it and counted as its DRAM writes (bench/metrics_vs_ncu on the H100:
+// 1.7 MB in a MetricsScope after other kernels), clean ones cost nothing (256 bytes with the flush; ncu
+// --cache-control all: 0). Its own stores stay in the L2.
+BOOST_AUTO_TEST_CASE(cold_caches_leave_no_dirty_line_for_the_next_kernel) {
+    int sms = 0;
+    ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+    const unsigned blocks = static_cast<unsigned>(sms) * 8, threads = 256;
+    constexpr std::size_t table_bytes = 1u << 20;
+    constexpr std::size_t dirty_bytes = 256u << 20;
+    Buffers dirty(dirty_bytes);
+    float* out = nullptr;
+    float* table = nullptr;
+    ok(cudaMalloc(reinterpret_cast<void**>(&out), sizeof(float) * blocks * threads), "cudaMalloc");
+    ok(cudaMalloc(reinterpret_cast<void**>(&table), table_bytes), "cudaMalloc");
+    ok(cudaMemset(table, 0, table_bytes), "cudaMemset");
+    ok(cudaMemset(dirty.b, 2, dirty_bytes), "cudaMemset");
+    ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    gpuchrono::metrics::CollectOptions options;
+    options.cold_caches = true;
+    const gpuchrono::metrics::MetricsResult r = gpuchrono::metrics::collect(
+        {"dram__bytes_write.sum", "dram__bytes_read.sum"},
+        [&] { metric_kernels::launch_gather(out, table, table_bytes / sizeof(float), blocks, threads, 64, nullptr); },
+        options);
+    (void)cudaFree(out);
+    (void)cudaFree(table);
+    const double written = value_of(r, "gather_kernel", "dram__bytes_write.sum");
+    const double read = value_of(r, "gather_kernel", "dram__bytes_read.sum");
+    BOOST_TEST(read >= 0.9 * static_cast<double>(table_bytes), "the cold gather read " << read << " DRAM bytes");
+    BOOST_TEST(written < 0.25 * static_cast<double>(table_bytes),
+               "the gather wrote " << written << " DRAM bytes after a clean flush: dirty lines were left in the L2");
+}
+
+// collect() sizes its first counter-data image for 16 launches (a 256-range image of the compute set is 173 MB
+// on the H100): work that launches more runs again with max_kernels, and every launch comes back, in order.
+BOOST_AUTO_TEST_CASE(collect_work_of_more_launches_than_the_first_image) {
+    float* out = nullptr;
+    ok(cudaMalloc(reinterpret_cast<void**>(&out), 64 * sizeof(float)), "cudaMalloc");
+    constexpr int pairs = 12;  // 24 launches
+    const gpuchrono::metrics::MetricsResult r = gpuchrono::metrics::collect({"smsp__inst_executed.sum"}, [&] {
+        for (int i = 0; i < pairs; ++i) {
+            metric_kernels::launch_first_named(out, nullptr);
+            metric_kernels::launch_second_named(out, nullptr);
+        }
+    });
+    (void)cudaFree(out);
+    for (const auto& n : r.notes) BOOST_TEST_MESSAGE("note: " << n);
+    BOOST_TEST_REQUIRE(r.kernels.size() == 2u * pairs);
+    for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+        BOOST_TEST(r.kernels[i].launch == i / 2);
+        const gpuchrono::metrics::MetricValue* v = r.kernels[i].find("smsp__inst_executed.sum");
+        BOOST_TEST_REQUIRE(v != nullptr);
+        BOOST_TEST(v->value > 0.0, r.kernels[i].kernel << " launch " << r.kernels[i].launch << ": " << v->value);
+    }
+    BOOST_TEST(r.kernels[0].kernel != r.kernels[1].kernel);
+    BOOST_TEST(r.kernels[2].kernel == r.kernels[0].kernel);
+}
+
+BOOST_AUTO_TEST_CASE(collect_refuses_empty_work_and_unknown_names) {
+    BOOST_CHECK_THROW((void)gpuchrono::metrics::collect({"memory"}, std::function<void()>{}), std::invalid_argument);
+    int runs = 0;
+    BOOST_CHECK_THROW((void)gpuchrono::metrics::collect({"dram__bytes_red.sum"}, [&] { ++runs; }), std::invalid_argument);
+    BOOST_TEST(runs == 0, "the work ran before the names were checked");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // Timing with metrics on and off agree: the metrics are taken after the samples, in a call of their own.
@@ -274,6 +388,41 @@ BOOST_AUTO_TEST_CASE(kernel_method_after_a_scope) {
     const gpuchrono::Comparison c = gpuchrono::compare(events, after, different);
     BOOST_TEST_MESSAGE("kernel method after a scope vs event method: " << c.reason);
     BOOST_TEST(std::abs(c.median_b.ns() / c.median_a.ns() - 1.0) < 0.10);
+}
+
+// The profiler stays enabled after a collection, also once KernelPolicy's activity session exists; enabled, it
+// holds CUPTI's kernel records back. A lazy KernelPolicy scope stopped before the collection still gets its
+// kernel (the session flushes the records of finished work before it enables the profiler), and a scope after
+// it gets its own (its constructor disables the kept profiler).
+BOOST_AUTO_TEST_CASE(lazy_scope_before_and_scope_after_a_collection) {
+    constexpr std::size_t bytes = 64u << 20;
+    Buffers buf(bytes);
+    cudaStream_t stream = nullptr;
+    ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    gpuchrono::KernelPolicy::Options lazy;
+    lazy.wait_at_stop = false;
+    gpuchrono::Measurement before;
+    {
+        gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> t(stream, lazy);
+        metric_kernels::launch_copy(buf.a, buf.b, bytes, stream);
+        before = t.stop();
+    }
+    ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    for (int round = 0; round < 2; ++round) {  // the second collection finds the profiler kept enabled
+        const gpuchrono::metrics::MetricsResult r = gpuchrono::metrics::collect(
+            {"dram__bytes_read.sum"}, [&] { metric_kernels::launch_copy(buf.a, buf.b, bytes, stream); });
+        BOOST_TEST(std::abs(value_of(r, "copy_kernel", "dram__bytes_read.sum") - static_cast<double>(bytes)) <=
+                   0.01 * static_cast<double>(bytes));
+    }
+    BOOST_TEST(before.duration().ns() > 0.0, "the lazy scope read " << before.duration().ns() << " ns");
+    BOOST_TEST(before.activities().size() == 1u);
+    gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> after(stream);
+    metric_kernels::launch_copy(buf.a, buf.b, bytes, stream);
+    const gpuchrono::Measurement m = after.stop();
+    (void)cudaStreamDestroy(stream);
+    BOOST_TEST(m.duration().ns() > 0.0, "the scope after the collections read " << m.duration().ns() << " ns");
+    BOOST_TEST(m.activities().size() == 1u);
+    for (const gpuchrono::Finding& f : m.findings()) BOOST_TEST_MESSAGE("finding: " << f.code << ": " << f.message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -13,6 +13,7 @@
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/sweep.hpp>
 #include <gpuchrono/metrics/metric_catalogue.hpp>
+#include <gpuchrono/metrics/collect.hpp>
 #include <gpuchrono/metrics/metrics_scope.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_files.hpp>

@@ -25,8 +25,9 @@
 namespace gpuchrono::metrics {
 
 namespace detail {
+class OneSession;
 class RangeSession;
-}
+}  // namespace detail
 
 class MetricsScope {
 public:
@@ -41,6 +42,7 @@ public:
     MetricsResult stop();
 
 private:
+    std::unique_ptr<detail::OneSession> claim_;  // declared first: released after the session
     std::unique_ptr<detail::RangeSession> session_;
 };
 

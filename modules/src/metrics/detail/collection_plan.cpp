@@ -218,10 +218,8 @@ std::shared_ptr<const CollectionPlan> build_plan(const std::vector<std::string>&
     // All names in one call (on the H100, CUDA 13.0, three sass instruction metrics added one call each came
     // back with the first one's value for all three). Only when that call fails are they added one by one, on
     // a fresh host object, to name the metric the device refused.
-    const char* add_one_env = std::getenv("GPUCHRONO_METRICS_ADD_ONE");
-    const bool add_one_by_one = add_one_env && add_one_env[0] == '1';
     bool added_together = false;
-    if (!add_one_by_one) {
+    {
         std::vector<const char*> all;
         for (const std::string& name : names) all.push_back(name.c_str());
         auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);

@@ -90,36 +90,15 @@ struct EnabledProfiler {
 };
 EnabledProfiler enabled;
 
-// Kept enabled unless KernelPolicy's activity session exists: while the range profiler is enabled CUPTI
-// delivers no kernel activity records (seen on the H100, CUDA 13.0), so then each session disables it and turns
-// the activity kinds on again. GPUCHRONO_METRICS_KEEP_ENABLED=0 disables after every session regardless.
-bool keep_enabled() {
-    static const bool allowed = [] {
-        const char* v = std::getenv("GPUCHRONO_METRICS_KEEP_ENABLED");
-        return !(v && v[0] == '0');
-    }();
-    return allowed && !cupti::activity_session_active();
-}
+// Kept enabled after a session, also once KernelPolicy's activity session exists: while the range profiler is
+// enabled CUPTI delivers no kernel activity records (seen on the H100, CUDA 13.0), so the next KernelPolicy scope
+// (or measure()'s kernel method) disables it when constructed (release_kept_profiler, through the activity
+// session's silence release), and a session flushes the records of finished work before it enables one.
+// Disabling after every session instead cost each later session a fresh object: its counter-data image
+// initialised again (136-175 ms for 256 ranges of the compute and SOL sets) and 11-49 ms more for each of its
+// first Starts (H100, CUDA 13.0, bench/metrics_vs_ncu).
 
-// GPUCHRONO_METRICS_REENABLE=0 keeps one enabled object across plans (the behaviour that gave NaN), for the
-// experiment that shows the cause.
-bool reenable_on_new_plan() {
-    static const bool on = [] {
-        const char* v = std::getenv("GPUCHRONO_METRICS_REENABLE");
-        return !(v && v[0] == '0');
-    }();
-    return on;
-}
-
-// Experiment switch: one EvaluateToGpuValues call per metric.
-bool evaluate_one_by_one() {
-    static const bool on = [] {
-        const char* v = std::getenv("GPUCHRONO_METRICS_EVAL_ONE");
-        return v && v[0] == '1';
-    }();
-    return on;
-}
-
+// GPUCHRONO_METRICS_TRACE=1 prints each phase's wall time to stderr (docs/metrics.md, "Cost").
 bool tracing() {
     static const bool on = std::getenv("GPUCHRONO_METRICS_TRACE") != nullptr;
     return on;
@@ -187,22 +166,25 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
             disable_object(enabled.object);
         enabled = {};
     }
-    if (enabled.object && !keep_enabled()) {  // KernelPolicy's session began since: it needs the profiler off
-        disable_object(enabled.object);
-        enabled = {};
-    }
-    if (enabled.object && (enabled.plan != plan_.get() || enabled.replay != replay_) && reenable_on_new_plan()) {
+    if (enabled.object && (enabled.plan != plan_.get() || enabled.replay != replay_)) {
         disable_object(enabled.object);  // configured for another plan: see EnabledProfiler
         enabled = {};
     }
-    if (keep_enabled() && enabled.object) {
+    if (enabled.object) {
         object_ = enabled.object;
     } else {
+        // Once enabled, the profiler holds CUPTI's kernel records back until it is disabled: the records of work
+        // that finished before it (a lazy KernelPolicy scope not read yet) are delivered to the store first.
+        if (cupti::activity_session_active()) {
+            std::string why;
+            if (cupti::CuptiSession* activity = cupti::CuptiSession::get(why)) activity->flush();
+        }
         auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
         enable.ctx = static_cast<CUcontext>(ctx);
         call(f.enable(&enable), "cuptiRangeProfilerEnable");
         object_ = enable.pRangeProfilerObject;
-        if (keep_enabled()) enabled = {context_id_, object_, plan_.get(), replay_};
+        fresh_profiler_ = true;
+        enabled = {context_id_, object_, plan_.get(), replay_};
     }
     clock.mark("enable");
     try {
@@ -215,11 +197,14 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         size.maxNumOfRanges = max_kernels_;
         size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
         call(f.get_counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
+        clock.mark("counter data size");
+        if (tracing()) std::fprintf(stderr, "gpuchrono metrics: counter data image of %zu bytes\n", size.counterDataSize);
         // Initialising an image costs milliseconds (4-27 ms for 256 ranges on the H100); a fresh copy of one
         // initialised for the same object, plan and size is the same bytes.
         if (pristine.object == object_ && pristine.plan == plan_.get() && pristine.ranges == max_kernels_ &&
             pristine.image.size() == size.counterDataSize) {
             counter_data_ = pristine.image;
+            clock.mark("counter data image (copied)");
         } else {
             counter_data_.assign(size.counterDataSize, 0);
             auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
@@ -229,8 +214,8 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
             init.pCounterData = counter_data_.data();
             call(f.counter_data_image_initialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
             pristine = {object_, plan_.get(), max_kernels_, counter_data_};
+            clock.mark("counter data image (initialised)");
         }
-        clock.mark("counter data image");
         auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
         config.pRangeProfilerObject = as_object(object_);
         config.configSize = plan_->config_image.size();
@@ -295,9 +280,12 @@ void RangeSession::run_passes(const std::function<void()>& one_pass, const std::
         }
         auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
         start.pRangeProfilerObject = as_object(object_);
+        clock.mark("  pass: before");
         call(f.start(&start), "cuptiRangeProfilerStart");
+        clock.mark("  pass: start");
         one_pass();
         const cudaError_t synced = cudaDeviceSynchronize();
+        clock.mark("  pass: work (synchronize)");
         if (synced != cudaSuccess) {
             (void)cudaGetLastError();
             throw std::runtime_error(std::string("hardware metrics: the work failed in replay pass ") +
@@ -307,6 +295,7 @@ void RangeSession::run_passes(const std::function<void()>& one_pass, const std::
         auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         stop.pRangeProfilerObject = as_object(object_);
         call(f.stop(&stop), "cuptiRangeProfilerStop");
+        clock.mark("  pass: stop");
         ++user_passes_;
         if (stop.isAllPassSubmitted) break;
         if (user_passes_ >= limit)
@@ -314,14 +303,13 @@ void RangeSession::run_passes(const std::function<void()>& one_pass, const std::
                                      " user replay passes (the plan has " + std::to_string(plan_->passes) + ")");
     }
     stopped_ = true;
-    clock.mark("user replay passes");
 }
 
 void RangeSession::disable() noexcept {
     cupti::set_kernel_name_listener(nullptr);
     session_running = false;
     if (!object_) return;
-    if (!keep_enabled() || enabled.object != object_) disable_object(object_);
+    if (enabled.object != object_) disable_object(object_);
     object_ = nullptr;
 }
 
@@ -403,6 +391,7 @@ MetricsResult RangeSession::finish() {
     auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = as_object(object_);
     call(f.decode_data(&decode), "cuptiRangeProfilerDecodeData");
+    dropped_ranges_ = decode.numOfRangeDropped;
     if (decode.numOfRangeDropped > 0)
         result.notes.push_back(std::to_string(decode.numOfRangeDropped) + " kernel launches beyond the scope's " +
                                std::to_string(max_kernels_) + " were not profiled (raise max_kernels)");
@@ -416,9 +405,21 @@ MetricsResult RangeSession::finish() {
         const std::lock_guard lock(launched_mutex);
         names_in_order.swap(launched);
     }
+    // CUPTI's decode reported no dropped range on the H100 (CUDA 13.0) when a user replay pass launched 24
+    // kernels into an image of 16 ranges: the launch callbacks count them. The ranges it kept are the first
+    // launches, in order, so they keep their names.
+    const bool filled = naming_error_.empty() && info.numTotalRanges == max_kernels_ &&
+                        names_in_order.size() > info.numTotalRanges;
+    if (filled) {
+        const std::size_t beyond = names_in_order.size() - info.numTotalRanges;
+        if (dropped_ranges_ == 0)
+            result.notes.push_back(std::to_string(beyond) + " kernel launches beyond the " + std::to_string(max_kernels_) +
+                                   " the session could hold were not profiled (raise max_kernels)");
+        dropped_ranges_ = std::max<std::size_t>(dropped_ranges_, beyond);
+    }
     if (!naming_error_.empty())
         result.notes.push_back("kernels are named by CUPTI's range numbers: " + naming_error_);
-    else if (names_in_order.size() != info.numTotalRanges)
+    else if (!filled && names_in_order.size() != info.numTotalRanges)
         result.notes.push_back(std::to_string(info.numTotalRanges) + " ranges for " +
                                std::to_string(names_in_order.size()) +
                                " kernel launch calls seen: kernels are named by CUPTI's range numbers");
@@ -428,7 +429,7 @@ MetricsResult RangeSession::finish() {
                                    "named \"(graph launch)\"");
             break;
         }
-    const bool named = naming_error_.empty() && names_in_order.size() == info.numTotalRanges;
+    const bool named = naming_error_.empty() && (filled || names_in_order.size() == info.numTotalRanges);
 
     std::vector<const char*> names;
     for (const std::string& m : plan_->metrics) names.push_back(m.c_str());
@@ -446,19 +447,10 @@ MetricsResult RangeSession::finish() {
         eval.pCounterDataImage = counter_data_.data();
         eval.counterDataImageSize = counter_data_.size();
         eval.rangeIndex = range;
-        if (evaluate_one_by_one()) {
-            for (std::size_t i = 0; i < names.size(); ++i) {
-                eval.ppMetricNames = &names[i];
-                eval.numMetrics = 1;
-                eval.pMetricValues = &values[i];
-                call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
-            }
-        } else {
-            eval.ppMetricNames = names.data();
-            eval.numMetrics = names.size();
-            eval.pMetricValues = values.data();
-            call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
-        }
+        eval.ppMetricNames = names.data();
+        eval.numMetrics = names.size();
+        eval.pMetricValues = values.data();
+        call(f.host_evaluate_to_gpu_values(&eval), "cuptiProfilerHostEvaluateToGpuValues");
         KernelMetrics k;
         k.kernel = kernel_name_of_range(named ? names_in_order[range].c_str() : r.rangeName);
         k.launch = launches[k.kernel]++;

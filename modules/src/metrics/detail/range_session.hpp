@@ -38,6 +38,14 @@ public:
     // Waits for the device, stops, decodes and evaluates one KernelMetrics per launch in launch order.
     MetricsResult finish();
 
+    // Whether this session enabled a new profiler object (rather than reusing the one kept enabled). The first
+    // Start of a new object leaves dirty lines in the L2 (about 1.4-2 MB written back during a gather that
+    // followed a clean flush, H100, CUDA 13.0), so a cold collection repeats its first session (collect.cpp).
+    bool fresh_profiler() const noexcept { return fresh_profiler_; }
+
+    // After finish(): launches beyond max_kernels, which got no range (and are named in a note).
+    std::size_t dropped_ranges() const noexcept { return dropped_ranges_; }
+
 private:
     void disable() noexcept;
 
@@ -45,6 +53,8 @@ private:
     std::size_t max_kernels_;
     Replay replay_;
     bool stopped_ = false;        // user replay: run_passes stopped the profiler after its last pass
+    bool fresh_profiler_ = false;
+    std::size_t dropped_ranges_ = 0;
     std::size_t user_passes_ = 0;
     void* object_ = nullptr;  // CUpti_RangeProfiler_Object*
     std::vector<std::uint8_t> counter_data_;
@@ -53,9 +63,8 @@ private:
     std::chrono::steady_clock::time_point began_;
 };
 
-// measure()'s metrics: a user replay session over `one_pass` (defined in metrics_scope.cpp, which keeps the
-// one-session-at-a-time rule). GPUCHRONO_METRICS_REPLAY=kernel makes it a kernel replay session instead (one
-// call of one_pass inside a scope), for the bench that compares the two.
+// collect() and measure()'s metrics: a user replay session over `one_pass` (collect.cpp). `before_pass` (may be
+// empty) runs before each pass, unprofiled: measure() passes its own cold-cache flush.
 MetricsResult collect_metrics_of(const std::vector<std::string>& metrics, int device,
                                  const std::function<void()>& one_pass, const std::function<void()>& before_pass,
                                  std::size_t max_kernels = 256);
