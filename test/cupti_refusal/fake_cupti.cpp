@@ -15,18 +15,5 @@ CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult, const char** text) {
     *text = "fake CUPTI";
     return CUPTI_SUCCESS;
 }
-int cuptiSubscribe() { return 1; }
-int cuptiUnsubscribe() { return 1; }
-int cuptiEnableCallback() { return 1; }
-int cuptiGetCallbackName() { return 1; }
-int cuptiActivityEnable() { return 1; }
-int cuptiActivityRegisterCallbacks() { return 1; }
-int cuptiActivityGetNextRecord() { return 1; }
-int cuptiActivityGetNumDroppedRecords() { return 1; }
-int cuptiActivityFlushAll() { return 1; }
-int cuptiActivitySetAttribute() { return 1; }
-int cuptiGetTimestamp() { return 1; }
-#if !defined(FAKE_CUPTI_MISSING_FUNCTION)
-int cuptiGetStreamIdEx() { return 1; }
-#endif
+#include "fake_cupti_loader_functions.hpp"
 }

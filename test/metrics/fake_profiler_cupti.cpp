@@ -19,18 +19,7 @@ CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult, const char** text) {
     *text = "fake CUPTI's description";
     return CUPTI_SUCCESS;
 }
-int cuptiSubscribe() { return 1; }
-int cuptiUnsubscribe() { return 1; }
-int cuptiEnableCallback() { return 1; }
-int cuptiGetCallbackName() { return 1; }
-int cuptiActivityEnable() { return 1; }
-int cuptiActivityRegisterCallbacks() { return 1; }
-int cuptiActivityGetNextRecord() { return 1; }
-int cuptiActivityGetNumDroppedRecords() { return 1; }
-int cuptiActivityFlushAll() { return 1; }
-int cuptiActivitySetAttribute() { return 1; }
-int cuptiGetTimestamp() { return 1; }
-int cuptiGetStreamIdEx() { return 1; }
+#include "fake_cupti_loader_functions.hpp"
 
 // The exact type: UBSan (-fsanitize=function, the asan job) refuses a call through a pointer of another type.
 CUptiResult CUPTIAPI cuptiProfilerInitialize(CUpti_Profiler_Initialize_Params*) {

@@ -2,6 +2,7 @@
 
 #include <gpuchrono/stats/views.hpp>
 
+#include "csv_fields.hpp"
 #include "utf8.hpp"
 
 #include <charconv>
@@ -12,25 +13,9 @@ namespace gpuchrono::report {
 
 namespace {
 
-// Shortest exact form, so a spreadsheet sees the same double the report holds.
-std::string number(double v) {
-    if (!std::isfinite(v)) return {};
-    char buf[32];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, end);
-}
-
+using gpuchrono::detail::csv::number;
+using gpuchrono::detail::csv::row;
 std::string number(std::uint64_t v) { return std::to_string(v); }
-
-void row(std::string& out, std::initializer_list<std::string> fields) {
-    bool first = true;
-    for (const std::string& f : fields) {
-        if (!first) out += ',';
-        out += f;
-        first = false;
-    }
-    out += '\n';
-}
 
 std::string codes(const Findings& findings) {
     std::string out;

@@ -2,6 +2,8 @@
 
 #include <gpuchrono/report/csv.hpp>
 
+#include "csv_fields.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
@@ -10,23 +12,8 @@ namespace gpuchrono::report {
 
 namespace {
 
-// Shortest exact form, as csv.cpp writes numbers; NaN as an empty field.
-std::string number(double v) {
-    if (!std::isfinite(v)) return {};
-    char buf[32];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, end);
-}
-
-void row(std::string& out, std::initializer_list<std::string> fields) {
-    bool first = true;
-    for (const std::string& f : fields) {
-        if (!first) out += ',';
-        out += f;
-        first = false;
-    }
-    out += '\n';
-}
+using gpuchrono::detail::csv::number;
+using gpuchrono::detail::csv::row;
 
 }  // namespace
 
