@@ -61,6 +61,11 @@ set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # range-v3 is a usage requirement of the headers; the CUDA toolkit is the user's own (not a Debian package).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "librange-v3-dev (>= 0.12.0)")
+# libgpuchrono_mpi.a (find_package(gpuchrono COMPONENTS mpi)) links MPI; only that component needs it, so it is
+# suggested, not required (the config names MPI as missing when the component is asked for without it).
+if(TARGET gpuchrono_mpi)
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "mpi-default-dev")
+endif()
 # The .deb installs under /usr; the .tar.gz holds the prefix's own tree (bin/, include/, lib/) to unpack anywhere.
 set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/GpuchronoCPackPerGenerator.cmake)
 include(CPack)
