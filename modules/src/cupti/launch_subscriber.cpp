@@ -13,6 +13,18 @@ namespace {
 thread_local std::vector<LaunchLog*> open_logs;
 thread_local int runtime_depth = 0;  // runtime launch calls in progress on this thread (a driver call inside one is nested)
 thread_local int call_depth = 0;     // launch calls of either domain in progress on this thread
+// The outermost runtime launch call in progress on a thread with open logs: what its parameters say of its stream
+// (read at entry), and how many streams the driver calls inside it named (for via_driver).
+thread_local CallStream runtime_call;
+thread_local int streams_from_nested_driver_calls = 0;
+thread_local int destroy_depth = 0;  // stream-destroying calls in progress on this thread (cudaStreamDestroy nests cuStreamDestroy)
+
+// Stream handles and their destruction (StreamHandlesHold): the count of destroying calls made, and the holds in
+// force. seq_cst on both sides, as the flush gate: a destroy counted before a hold began is seen by the hold; a
+// hold that began first is waited for.
+std::atomic<std::uint64_t> stream_destructions{0};
+std::atomic<int> stream_holds{0};
+std::atomic<bool> destructions_tracked{false};
 
 // The gate between launch calls and flushes (flush_between_launches). seq_cst on both sides: a launch that
 // counted itself in before the flush raised its flag is waited for; one that came later sees the flag.
@@ -53,10 +65,60 @@ void enter_launch() noexcept {
     }
 }
 
-void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId /*cbid*/,
+// At the entry of a stream-destroying call (the outermost one: a driver call inside the runtime's may hold the
+// runtime's locks, which a hold's cudaEventRecord may need): counted, then it waits for the holds to end.
+void on_destroying_call(bool enter) noexcept {
+    if (!enter) {
+        if (destroy_depth > 0) --destroy_depth;
+        return;
+    }
+    if (destroy_depth++ > 0) return;
+    stream_destructions.fetch_add(1);
+    const auto deadline = std::chrono::steady_clock::now() + gate_patience;
+    while (stream_holds.load() != 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+}
+
+bool call_failed(CUpti_CallbackDomain domain, const CUpti_CallbackData* info) noexcept {
+    if (!info->functionReturnValue) return false;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) return *static_cast<const cudaError_t*>(info->functionReturnValue) != cudaSuccess;
+    return *static_cast<const CUresult*>(info->functionReturnValue) != CUDA_SUCCESS;
+}
+
+void note_in_logs(const CallStream& call, bool failed, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                  CUcontext context) noexcept {
+    if (call.kind == CallStream::Kind::stream) {
+        if (failed) return;  // a call that failed sent no work
+        for (LaunchLog* log : open_logs) log->streams.add({call.stream, context});
+    } else if (call.kind == CallStream::Kind::unknown) {
+        for (LaunchLog* log : open_logs) log->streams.mark_unknown(domain, cbid);
+    }
+}
+
+// At a call's exit, with logs open: where its work went.
+void note_stream(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* info) noexcept {
+    const bool failed = call_failed(domain, info);
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        if (runtime_depth != 0) return;  // inside another runtime call, which speaks for it
+        CallStream call = runtime_call;
+        if (call.kind == CallStream::Kind::via_driver && streams_from_nested_driver_calls == 0 && !failed)
+            call.kind = CallStream::Kind::unknown;  // it launched through no driver call this code could read
+        note_in_logs(call, failed, domain, cbid, info->context);
+        return;
+    }
+    if (runtime_depth > 0 && runtime_call.kind != CallStream::Kind::via_driver) return;  // the runtime call said
+    const CallStream call = call_stream(domain, cbid, info->functionParams);
+    if (runtime_depth > 0 && call.kind == CallStream::Kind::stream && !failed) ++streams_from_nested_driver_calls;
+    note_in_logs(call, failed, domain, cbid, info->context);
+}
+
+void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                           const void* data) {
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     const bool enter = info->callbackSite == CUPTI_API_ENTER;
+    if (destroys_streams(domain, cbid)) {  // enabled beside the launch calls; not a launch
+        on_destroying_call(enter);
+        return;
+    }
     if (enter) {
         if (call_depth++ == 0) enter_launch();
     } else if (call_depth > 0 && --call_depth == 0) {  // an exit whose entry came before subscribing: not counted
@@ -65,8 +127,16 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
     if (enter && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API))
         report_kernel_launch(domain, info);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth += enter ? 1 : -1;
-    if (!enter || open_logs.empty()) return;  // the common case: two thread-local reads
+    if (open_logs.empty()) return;  // the common case: two thread-local reads
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    if (!enter) {
+        note_stream(domain, cbid, info);
+        return;
+    }
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && runtime_depth == 1) {
+        runtime_call = call_stream(domain, cbid, info->functionParams);
+        streams_from_nested_driver_calls = 0;
+    }
     const bool own_record = (domain == CUPTI_CB_DOMAIN_RUNTIME_API || runtime_depth == 0) &&
                             !(info->functionName && std::strstr(info->functionName, "HostFunc"));
     for (LaunchLog* log : open_logs) {
@@ -132,9 +202,25 @@ void set_kernel_name_listener(KernelNameListener listener) noexcept {
 }
 
 
+namespace {
+// The calls that can end a stream (StreamHandlesHold). If CUPTI refuses one, holds are never usable and thread-mode
+// scopes wait for the device, as they did before they could wait for their streams.
+bool enable_destroying_calls(const CuptiLibrary& lib, CUpti_SubscriberHandle subscriber) {
+    for (const CUpti_CallbackDomain domain : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
+        std::size_t count = 0;
+        const CUpti_CallbackId* ids = stream_destroying_calls(domain, &count);
+        for (std::size_t i = 0; i < count; ++i)
+            if (lib.enable_callback(1, subscriber, domain, ids[i]) != CUPTI_SUCCESS) return false;
+    }
+    return true;
+}
+}  // namespace
+
 std::optional<std::string> enable_launch_callbacks() {
     static const std::optional<std::string> result = []() -> std::optional<std::string> {
         if (!subscribed_library || !subscribed) return "CUPTI's subscriber is not set up";
+        // Destruction is tracked before any launch can be recorded, so that no recorded handle escapes the count.
+        destructions_tracked.store(enable_destroying_calls(*subscribed_library, subscribed));
         if (auto e = enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_RUNTIME_API,
                                              CUPTI_RUNTIME_TRACE_CBID_SIZE))
             return e;
@@ -142,6 +228,28 @@ std::optional<std::string> enable_launch_callbacks() {
                                        CUPTI_DRIVER_TRACE_CBID_SIZE);
     }();
     return result;
+}
+
+std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    const char* name = nullptr;
+    if (subscribed_library && subscribed_library->get_callback_name(domain, cbid, &name) == CUPTI_SUCCESS && name)
+        return name;
+    return std::string("(") + (domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : domain == CUPTI_CB_DOMAIN_DRIVER_API ? "driver" : "unknown-domain") +
+           " cbid " + std::to_string(cbid) + ")";
+}
+
+StreamHandlesHold::StreamHandlesHold(const LaunchLog& log) noexcept {
+    if (!destructions_tracked.load()) return;
+    stream_holds.fetch_add(1);
+    if (stream_destructions.load() == log.destructions_at_open) {
+        holding_ = true;
+        return;
+    }
+    stream_holds.fetch_sub(1);  // a stream or context may have died since the log opened
+}
+
+StreamHandlesHold::~StreamHandlesHold() {
+    if (holding_) stream_holds.fetch_sub(1);
 }
 
 void flush_between_launches(const std::function<void()>& flush) {
@@ -153,7 +261,10 @@ void flush_between_launches(const std::function<void()>& flush) {
     flush();
 }
 
-void open_launch_log(LaunchLog* log) { open_logs.push_back(log); }
+void open_launch_log(LaunchLog* log) {
+    log->destructions_at_open = stream_destructions.load();
+    open_logs.push_back(log);
+}
 
 void close_launch_log(LaunchLog* log) noexcept {
     if (auto it = std::find(open_logs.begin(), open_logs.end(), log); it != open_logs.end()) open_logs.erase(it);
