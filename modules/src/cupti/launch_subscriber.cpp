@@ -230,6 +230,8 @@ std::optional<std::string> enable_launch_callbacks() {
     return result;
 }
 
+CUpti_CallbackFunc launch_callback() noexcept { return on_api_call; }
+
 std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
     const char* name = nullptr;
     if (subscribed_library && subscribed_library->get_callback_name(domain, cbid, &name) == CUPTI_SUCCESS && name)

@@ -82,6 +82,9 @@ private:
 // CUPTI cannot say.
 std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 
+// The subscriber's callback itself, for tests that drive it with made-up callback data (no CUPTI, no GPU).
+CUpti_CallbackFunc launch_callback() noexcept;
+
 // Open and close a log on the calling thread; logs nest (a scope inside a scope sees its launches in both).
 void open_launch_log(LaunchLog* log);
 void close_launch_log(LaunchLog* log) noexcept;

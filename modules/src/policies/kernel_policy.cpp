@@ -67,9 +67,9 @@ void remember_device_wait(const std::string& reason) {
 }
 }  // namespace
 
-std::string last_thread_mode_device_wait() {
+std::string take_last_thread_mode_device_wait() {
     std::lock_guard lock(last_device_wait_mutex);
-    return last_device_wait;
+    return std::exchange(last_device_wait, std::string());
 }
 
 // What a scope found once its records were read.
