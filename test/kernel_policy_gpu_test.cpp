@@ -81,14 +81,13 @@ cudaStream_t new_stream() {
 class HeldKernel {
 public:
     explicit HeldKernel(std::chrono::seconds patience = std::chrono::seconds(20)) {
-        GPUCHRONO_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), sizeof(int), cudaHostAllocMapped),
-                             "allocating the mapped flag");
+        GPUCHRONO_CUDA_CHECK(cudaHostAlloc(&allocation_, sizeof(int), cudaHostAllocMapped), "allocating the mapped flag");
+        host_ = static_cast<volatile int*>(allocation_);
         *host_ = 0;
-        int* device_flag = nullptr;
-        GPUCHRONO_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), host_, 0),
-                             "mapping the flag into the device");
+        void* device_flag = nullptr;
+        GPUCHRONO_CUDA_CHECK(cudaHostGetDevicePointer(&device_flag, allocation_, 0), "mapping the flag into the device");
         stream = new_stream();
-        gpuchrono::test::launch_wait_for_flag(device_flag, stream);
+        gpuchrono::test::launch_wait_for_flag(static_cast<const volatile int*>(device_flag), stream);
         watchdog_ = std::thread([this, patience] {
             std::unique_lock lock(mutex_);
             if (!wake_.wait_for(lock, patience, [this] { return released_; })) watchdog_fired = true;
@@ -100,7 +99,7 @@ public:
         watchdog_.join();
         (void)cudaStreamSynchronize(stream);
         (void)cudaStreamDestroy(stream);
-        (void)cudaFreeHost(const_cast<int*>(host_));
+        (void)cudaFreeHost(allocation_);
     }
     HeldKernel(const HeldKernel&) = delete;
     HeldKernel& operator=(const HeldKernel&) = delete;
@@ -121,6 +120,7 @@ private:
         released_ = true;
         *host_ = 1;
     }
+    void* allocation_ = nullptr;
     volatile int* host_ = nullptr;
     std::mutex mutex_;
     std::condition_variable wake_;
