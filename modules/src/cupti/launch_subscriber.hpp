@@ -64,7 +64,8 @@ void set_kernel_name_listener(KernelNameListener listener) noexcept;
 // cuStreamDestroy, context destruction and reset, cudaDeviceReset: launch_streams.hpp) and counts them:
 // `usable()` is false when one was made since the log opened. While a guard with usable() true lives, such calls
 // wait at their entry (as launch calls wait for a flush), so the handles stay alive; hold a guard only around
-// calls that return at once (cudaEventRecord, not a synchronisation), or a destroying thread waits as long.
+// calls that return at once (cudaEventRecord, cudaStreamIsCapturing; not a synchronisation, not an event's
+// creation): a destroying thread waits as long, and after 100 ms it goes ahead (a hang would be worse).
 // Without the launch callbacks (none enabled) nothing is counted, and usable() is false.
 class StreamHandlesHold {
 public:

@@ -245,16 +245,18 @@ private:
         }
         if (streams.size() == 0) return;  // no call sent work: nothing to wait for
         RelaxedCaptureMode relaxed;       // the legacy stream and another thread's global-mode capture
+        void* const context = detail::current_context();
+        const int device = current_device();
+        // The events first: a pool that has none left creates one, which may take long, and the hold below
+        // keeps other threads' stream destruction waiting while it lasts.
+        std::vector<StreamEnd> ends(streams.size());
+        for (StreamEnd& end : ends) end.event = EventPool::instance().acquire(device);
         const cupti::StreamHandlesHold hold(log_);
         if (!hold.usable()) {
             device_wait_reason_ = "a stream or context was destroyed in the process while the scope ran (or the "
                                   "library could not watch for that)";
             return;
         }
-        void* const context = detail::current_context();
-        const int device = current_device();
-        std::vector<StreamEnd> ends;
-        ends.reserve(streams.size());
         for (std::size_t i = 0; i < streams.size(); ++i) {
             const cupti::LaunchedStream& s = streams[i];
             if (static_cast<void*>(s.context) != context || context == nullptr) {
@@ -266,11 +268,10 @@ private:
                 device_wait_reason_ = describe_stream(s.stream) + ", which the scope's thread used, is capturing a graph";
                 return;
             }
-            EventLease event = EventPool::instance().acquire(device);
-            GPUCHRONO_CUDA_CHECK(cudaEventRecord(event.get(), s.stream),
+            GPUCHRONO_CUDA_CHECK(cudaEventRecord(ends[i].event.get(), s.stream),
                                  "recording the end of a KernelPolicy thread-mode scope's work on " +
                                      describe_stream(s.stream) + " of device " + std::to_string(device));
-            ends.push_back({std::move(event), s.stream});
+            ends[i].stream = s.stream;
         }
         stream_ends_ = std::move(ends);
     }
@@ -448,7 +449,7 @@ private:
     EventLease stop_event_;
     struct StreamEnd {
         EventLease event;
-        cudaStream_t stream;
+        cudaStream_t stream = nullptr;
     };
     std::vector<StreamEnd> stream_ends_;  // thread mode: an event after the scope's work on each of its streams
     std::string device_wait_reason_;      // thread mode: set when the scope waits for the whole device instead
