@@ -152,10 +152,16 @@ BOOST_AUTO_TEST_CASE(a_scope_log_keeps_each_distinct_stream_once_and_any_unreada
                    static_cast<CUpti_CallbackId>(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000));
     }
     {
-        OpenLog open;  // graph edits alone: nothing to wait for, and nothing unknown
+        OpenLog open;  // graph edits alone: nothing to wait for, nothing unknown, and no record to expect
         call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaGraphAddMemcpyNode_v10000, &launch);
+        call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphAddMemsetNode, &launch);
         BOOST_TEST(open.log.streams.known());
         BOOST_TEST(open.log.streams.size() == 0u);
+        BOOST_TEST(open.log.correlations.size() == 2u);
+        BOOST_TEST(open.log.expected.empty());
+        launch.stream = fake_stream(1);  // a launch does expect its record
+        call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &launch);
+        BOOST_TEST(open.log.expected.size() == 1u);
     }
 }
 

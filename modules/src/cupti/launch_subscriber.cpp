@@ -137,8 +137,15 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
         runtime_call = call_stream(domain, cbid, info->functionParams);
         streams_from_nested_driver_calls = 0;
     }
+    // Graph edits (cudaGraphAddMemsetNode...) run nothing, so no record will come: a scope must not wait for one.
+    const auto edits_a_graph = [&] {
+        const CallStream call = domain == CUPTI_CB_DOMAIN_RUNTIME_API && runtime_depth == 1
+                                    ? runtime_call
+                                    : call_stream(domain, cbid, info->functionParams);
+        return call.kind == CallStream::Kind::no_work;
+    };
     const bool own_record = (domain == CUPTI_CB_DOMAIN_RUNTIME_API || runtime_depth == 0) &&
-                            !(info->functionName && std::strstr(info->functionName, "HostFunc"));
+                            !(info->functionName && std::strstr(info->functionName, "HostFunc")) && !edits_a_graph();
     for (LaunchLog* log : open_logs) {
         try {
             log->correlations.push_back(info->correlationId);

@@ -20,7 +20,8 @@ namespace gpuchrono::cupti {
 // The correlation ids of the calls one scope's thread made while the log was open. Only that thread writes it.
 // `expected`: the ids whose work CUPTI must report in a record of its own: every runtime launch/copy/set call,
 // and driver calls made directly (not inside a runtime call, whose record carries the runtime call's id);
-// cudaLaunchHostFunc and cuLaunchHostFunc run no GPU work and are left out.
+// cudaLaunchHostFunc and cuLaunchHostFunc run no GPU work and are left out, and so are the graph edits
+// (cudaGraphAddMemcpyNode, cuGraphExecMemsetNodeSetParams...), which run nothing.
 // `streams`: where those calls sent their work (read at each call's exit, from its parameters: launch_streams.hpp;
 // calls that failed sent none), so that the scope can wait for those streams only. A driver call made inside a
 // runtime call is read only when the runtime call's own parameters cannot say (CUDA 13's __cudaLaunchKernel).
