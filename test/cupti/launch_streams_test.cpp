@@ -228,4 +228,64 @@ BOOST_AUTO_TEST_CASE(a_driver_call_inside_a_runtime_call_counts_only_when_the_ru
 #endif
 }
 
+BOOST_AUTO_TEST_CASE(a_destroyed_stream_of_the_scope_or_context_makes_its_handles_unusable_and_others_do_not) {
+    constexpr auto rt = CUPTI_CB_DOMAIN_RUNTIME_API;
+    constexpr auto drv = CUPTI_CB_DOMAIN_DRIVER_API;
+    struct Watch {  // as once CUPTI reports the destroying calls
+        Watch() { cupti::set_stream_destruction_watched(true); }
+        ~Watch() { cupti::set_stream_destruction_watched(false); }
+    } watch;
+    cudaLaunchKernel_v7000_params launch{};
+    launch.stream = fake_stream(1);
+    cudaStreamDestroy_v5050_params destroy_other{};
+    destroy_other.stream = fake_stream(2);
+    cuStreamDestroy_v2_params destroy_own{};
+    destroy_own.hStream = reinterpret_cast<CUstream>(fake_stream(1));
+    {
+        OpenLog open;
+        call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &launch);
+        call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050, &destroy_other);  // not the scope's
+        BOOST_TEST(cupti::StreamHandlesHold(open.log).usable());
+        call(drv, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, &destroy_own);  // the scope's, by another API
+        BOOST_TEST(!cupti::StreamHandlesHold(open.log).usable());
+        BOOST_TEST(open.log.correlations.size() == 1u);  // destroying calls are not the scope's launches
+    }
+    call(drv, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, &destroy_own);  // before the next scope opens
+    {
+        OpenLog open;  // the handle it uses now names a stream made since: alive
+        call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &launch);
+        BOOST_TEST(cupti::StreamHandlesHold(open.log).usable());
+        cuCtxDestroy_v2_params context{};  // every stream of a context
+        call(drv, CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2, &context);
+        BOOST_TEST(!cupti::StreamHandlesHold(open.log).usable());
+    }
+    {
+        OpenLog open;
+        call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &launch);
+        for (int i = 0; i < 64; ++i) call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050, &destroy_other);
+        BOOST_TEST(cupti::StreamHandlesHold(open.log).usable());
+        call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050, &destroy_other);  // the 65th: some forgotten
+        BOOST_TEST(!cupti::StreamHandlesHold(open.log).usable());
+    }
+    {
+        OpenLog open;  // cudaStreamDestroy nests cuStreamDestroy: one destruction, read from the outer call
+        call(rt, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &launch);
+        CUpti_CallbackData outer{};
+        outer.functionParams = &destroy_other;
+        outer.callbackSite = CUPTI_API_ENTER;
+        CUpti_CallbackData inner = outer;
+        inner.functionParams = &destroy_own;  // made up: the inner one names the scope's stream
+        const CUpti_CallbackFunc callback = cupti::launch_callback();
+        callback(nullptr, rt, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050, &outer);
+        callback(nullptr, drv, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, &inner);
+        inner.callbackSite = outer.callbackSite = CUPTI_API_EXIT;
+        callback(nullptr, drv, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, &inner);
+        callback(nullptr, rt, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050, &outer);
+        BOOST_TEST(cupti::StreamHandlesHold(open.log).usable());
+    }
+    cupti::set_stream_destruction_watched(false);
+    OpenLog unwatched;  // without CUPTI's reports nothing can be known
+    BOOST_TEST(!cupti::StreamHandlesHold(unwatched.log).usable());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -327,6 +327,17 @@ bool destroys_streams(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) noexce
     return false;
 }
 
+DestroyedStreams destroyed_streams(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* params) noexcept {
+    if (!params) return {};
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == GPUCHRONO_RT(cudaStreamDestroy_v5050))
+        return {false, as<cudaStreamDestroy_v5050_params>(params).stream};
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == GPUCHRONO_DRV(cuStreamDestroy_v2))
+        return {false, reinterpret_cast<cudaStream_t>(as<cuStreamDestroy_v2_params>(params).hStream)};
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == GPUCHRONO_DRV(cuStreamDestroy))
+        return {false, reinterpret_cast<cudaStream_t>(as<cuStreamDestroy_params>(params).hStream)};
+    return {};  // cudaStreamDestroy_v3020's parameters are in no header CUPTI includes: every stream, to be safe
+}
+
 const CUpti_CallbackId* stream_destroying_calls(CUpti_CallbackDomain domain, std::size_t* count) noexcept {
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
         *count = std::size(runtime_destroyers);

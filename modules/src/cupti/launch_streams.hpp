@@ -46,6 +46,15 @@ bool destroys_streams(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) noexce
 // The cbids destroys_streams() names for `domain` (runtime or driver API), to enable; `count` receives their number.
 const CUpti_CallbackId* stream_destroying_calls(CUpti_CallbackDomain domain, std::size_t* count) noexcept;
 
+// What one of those calls ends, from its parameters: one stream (cudaStreamDestroy, cuStreamDestroy), or every
+// stream of a context or device (`everything`: the context and reset calls, and any call whose parameters this
+// CUDA's headers do not lay out).
+struct DestroyedStreams {
+    bool everything = true;
+    cudaStream_t stream = nullptr;
+};
+DestroyedStreams destroyed_streams(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* params) noexcept;
+
 // One stream a scope's thread sent work to, with the context that was current at the call (the default streams'
 // pseudo-handles name the stream of that context).
 struct LaunchedStream {

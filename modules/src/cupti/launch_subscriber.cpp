@@ -1,9 +1,11 @@
 #include "launch_subscriber.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 namespace gpuchrono::cupti {
@@ -19,10 +21,18 @@ thread_local CallStream runtime_call;
 thread_local int streams_from_nested_driver_calls = 0;
 thread_local int destroy_depth = 0;  // stream-destroying calls in progress on this thread (cudaStreamDestroy nests cuStreamDestroy)
 
-// Stream handles and their destruction (StreamHandlesHold): the count of destroying calls made, and the holds in
-// force. seq_cst on both sides, as the flush gate: a destroy counted before a hold began is seen by the hold; a
-// hold that began first is waited for.
-std::atomic<std::uint64_t> stream_destructions{0};
+// Stream handles and their destruction (StreamHandlesHold): the most recent stream-destroying calls of the
+// process, numbered, and the holds in force. A destroying call notes itself under the mutex, then waits for the
+// holds; a hold counts itself in (seq_cst), then reads the notes under the mutex. So either the hold sees the note,
+// or the note was taken after the hold counted itself in, and the destroying call sees the hold and waits.
+struct Destruction {
+    std::uint64_t number = 0;
+    DestroyedStreams what;
+};
+constexpr std::size_t remembered_destructions = 64;  // more since a log opened: its handles are all suspect
+std::mutex destructions_mutex;
+std::array<Destruction, remembered_destructions> destructions;  // by number % size
+std::atomic<std::uint64_t> destructions_made{0};                // written under the mutex
 std::atomic<int> stream_holds{0};
 std::atomic<bool> destructions_tracked{false};
 
@@ -67,13 +77,18 @@ void enter_launch() noexcept {
 
 // At the entry of a stream-destroying call (the outermost one: a driver call inside the runtime's may hold the
 // runtime's locks, which a hold's cudaEventRecord may need): counted, then it waits for the holds to end.
-void on_destroying_call(bool enter) noexcept {
-    if (!enter) {
+void on_destroying_call(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* info) noexcept {
+    if (info->callbackSite != CUPTI_API_ENTER) {
         if (destroy_depth > 0) --destroy_depth;
         return;
     }
     if (destroy_depth++ > 0) return;
-    stream_destructions.fetch_add(1);
+    {
+        std::lock_guard lock(destructions_mutex);
+        const std::uint64_t number = destructions_made.load() + 1;
+        destructions[number % remembered_destructions] = {number, destroyed_streams(domain, cbid, info->functionParams)};
+        destructions_made.store(number);
+    }
     const auto deadline = std::chrono::steady_clock::now() + gate_patience;
     while (stream_holds.load() != 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
 }
@@ -116,7 +131,7 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     const bool enter = info->callbackSite == CUPTI_API_ENTER;
     if (destroys_streams(domain, cbid)) {  // enabled beside the launch calls; not a launch
-        on_destroying_call(enter);
+        on_destroying_call(domain, cbid, info);
         return;
     }
     if (enter) {
@@ -239,6 +254,8 @@ std::optional<std::string> enable_launch_callbacks() {
 
 CUpti_CallbackFunc launch_callback() noexcept { return on_api_call; }
 
+void set_stream_destruction_watched(bool watched) noexcept { destructions_tracked.store(watched); }
+
 std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
     const char* name = nullptr;
     if (subscribed_library && subscribed_library->get_callback_name(domain, cbid, &name) == CUPTI_SUCCESS && name)
@@ -247,14 +264,34 @@ std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
            " cbid " + std::to_string(cbid) + ")";
 }
 
+namespace {
+// Whether a call noted since the log opened may have ended one of its streams (under destructions_mutex).
+bool streams_destroyed_since(const LaunchLog& log) {
+    const std::uint64_t made = destructions_made.load();
+    if (made - log.destructions_at_open > remembered_destructions) return true;  // some were forgotten
+    for (std::uint64_t n = log.destructions_at_open + 1; n <= made; ++n) {
+        const Destruction& d = destructions[n % remembered_destructions];
+        if (d.what.everything) return true;
+        for (std::size_t i = 0; i < log.streams.size(); ++i)
+            if (log.streams[i].stream == d.what.stream) return true;
+    }
+    return false;
+}
+}  // namespace
+
 StreamHandlesHold::StreamHandlesHold(const LaunchLog& log) noexcept {
     if (!destructions_tracked.load()) return;
     stream_holds.fetch_add(1);
-    if (stream_destructions.load() == log.destructions_at_open) {
+    bool destroyed = true;
+    {
+        std::lock_guard lock(destructions_mutex);
+        destroyed = streams_destroyed_since(log);
+    }
+    if (!destroyed) {
         holding_ = true;
         return;
     }
-    stream_holds.fetch_sub(1);  // a stream or context may have died since the log opened
+    stream_holds.fetch_sub(1);
 }
 
 StreamHandlesHold::~StreamHandlesHold() {
@@ -271,7 +308,7 @@ void flush_between_launches(const std::function<void()>& flush) {
 }
 
 void open_launch_log(LaunchLog* log) {
-    log->destructions_at_open = stream_destructions.load();
+    log->destructions_at_open = destructions_made.load();
     open_logs.push_back(log);
 }
 

@@ -25,7 +25,8 @@ namespace gpuchrono::cupti {
 // `streams`: where those calls sent their work (read at each call's exit, from its parameters: launch_streams.hpp;
 // calls that failed sent none), so that the scope can wait for those streams only. A driver call made inside a
 // runtime call is read only when the runtime call's own parameters cannot say (CUDA 13's __cudaLaunchKernel).
-// `destructions_at_open`: the process's count of stream-destroying calls when the log opened (StreamHandlesHold).
+// `destructions_at_open`: the number of the process's last stream-destroying call when the log opened
+// (StreamHandlesHold).
 struct LaunchLog {
     std::vector<std::uint32_t> correlations;
     std::vector<std::uint32_t> expected;
@@ -62,12 +63,14 @@ void set_kernel_name_listener(KernelNameListener listener) noexcept;
 // way to tell a destroyed stream's handle from a live one (using one is undefined: an error at best, another
 // stream that reused the address, or a crash), and a user may destroy a stream the scope's thread used before the
 // scope stops (by any thread). The subscriber sees every call that can end a stream (cudaStreamDestroy,
-// cuStreamDestroy, context destruction and reset, cudaDeviceReset: launch_streams.hpp) and counts them:
-// `usable()` is false when one was made since the log opened. While a guard with usable() true lives, such calls
-// wait at their entry (as launch calls wait for a flush), so the handles stay alive; hold a guard only around
-// calls that return at once (cudaEventRecord, cudaStreamIsCapturing; not a synchronisation, not an event's
-// creation): a destroying thread waits as long, and after 100 ms it goes ahead (a hang would be worse).
-// Without the launch callbacks (none enabled) nothing is counted, and usable() is false.
+// cuStreamDestroy, context destruction and reset, cudaDeviceReset: launch_streams.hpp) and remembers the last 64.
+// `usable()` is false when one made since the log opened destroyed a stream of the log (by its handle: the
+// address may name a new stream since), or every stream of a context or device, or when more than 64 were made
+// since; streams the log never saw do not count (the event pool makes and destroys one of its own). While a guard
+// with usable() true lives, such calls wait at their entry (as launch calls wait for a flush), so the handles
+// stay alive: hold a guard only around calls that return at once (cudaEventRecord, cudaStreamIsCapturing; not a
+// synchronisation, not an event's creation), as a destroying thread waits as long; after 100 ms it goes ahead (a
+// hang would be worse). Without the launch callbacks (none enabled) nothing is seen, and usable() is false.
 class StreamHandlesHold {
 public:
     explicit StreamHandlesHold(const LaunchLog& log) noexcept;
@@ -84,8 +87,10 @@ private:
 // CUPTI cannot say.
 std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 
-// The subscriber's callback itself, for tests that drive it with made-up callback data (no CUPTI, no GPU).
+// The subscriber's callback itself, for tests that drive it with made-up callback data (no CUPTI, no GPU), and
+// what enable_launch_callbacks() sets once CUPTI reports the stream-destroying calls (tests set it by hand).
 CUpti_CallbackFunc launch_callback() noexcept;
+void set_stream_destruction_watched(bool watched) noexcept;
 
 // Open and close a log on the calling thread; logs nest (a scope inside a scope sees its launches in both).
 void open_launch_log(LaunchLog* log);

@@ -228,9 +228,9 @@ private:
     //   its work finish; an event recorded before stays valid: docs/errors.md).
     // A stream destroyed before the stop is another matter: its handle is dead, and CUDA cannot tell a dead handle
     // from a live one (it may answer an error, name a new stream that reused the address, or crash). The launch
-    // subscriber counts every call that can destroy a stream or a context; when one ran while the scope was open
-    // (made by any thread) the scope waits for the whole device as before, and the hold keeps any from running
-    // while the events are recorded. It also waits for the device when a call's stream could not be read
+    // subscriber sees every call that can destroy a stream or a context; when one destroyed a stream of the scope,
+    // or a context, while the scope was open (made by any thread), the scope waits for the whole device as before,
+    // and the hold keeps any from running while the events are recorded. It also waits for the device when a call's stream could not be read
     // (launch_streams.hpp), when a call ran in another context than the one current now (a device switched inside
     // the scope: the pseudo-handles of the default streams, and the pool's events, belong to the current one), and
     // when a stream is being captured now (no event can be recorded into it without joining the capture).
@@ -253,8 +253,9 @@ private:
         for (StreamEnd& end : ends) end.event = EventPool::instance().acquire(device);
         const cupti::StreamHandlesHold hold(log_);
         if (!hold.usable()) {
-            device_wait_reason_ = "a stream or context was destroyed in the process while the scope ran (or the "
-                                  "library could not watch for that)";
+            device_wait_reason_ = "a stream the scope's thread used, or a context, was destroyed while the scope ran "
+                                  "(or the library could not tell: more than 64 streams destroyed meanwhile, or "
+                                  "CUPTI refused to report their destruction)";
             return;
         }
         for (std::size_t i = 0; i < streams.size(); ++i) {
