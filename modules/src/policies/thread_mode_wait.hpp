@@ -1,6 +1,6 @@
 // Why the last thread-mode KernelPolicy scope that waited for the whole device did so (kernel_policy.cpp:
-// KernelScope::mark_end_of_launched_work), and forgets it; empty when none has since the last call. For tests and diagnosis: a thread-mode scope
-// normally waits only for the streams its thread used. Internal.
+// KernelScope::mark_end_of_launched_work), and forgets it; empty when none has since the last call. For tests and
+// diagnosis: a thread-mode scope normally waits only for the streams its thread used. Internal.
 #pragma once
 
 #include <string>
