@@ -23,6 +23,7 @@
 #include <gpuchrono/cupti/refuse_buffers.hpp>
 
 #include "flag_wait.hpp"
+#include "cupti/launch_layout_probe.hpp"   // modules/src: whether CUDA 13's <<<>>> launches can be read
 #include "policies/thread_mode_wait.hpp"  // modules/src: why a thread-mode scope waited for the device
 
 #include <gpuchrono/api.hpp>
@@ -552,8 +553,11 @@ BOOST_AUTO_TEST_CASE(thread_mode_waits_for_its_threads_streams_not_for_the_devic
         HeldKernel held;
         BOOST_REQUIRE(held.running());
         ScopedTimer<KernelPolicy> t(stream, thread);
-        kernels::launch_spin(known, stream);  // <<<>>>: CUDA 13's __cudaLaunchKernel, read through its driver launch
+        kernels::launch_spin(known, stream);  // <<<>>>: CUDA 13's __cudaLaunchKernel
         const Measurement& m = t.stop();
+        const char* unconfirmed = gpuchrono::cupti::probe_kernel_launch_layout();
+        BOOST_TEST_MESSAGE("__cudaLaunchKernel's parameter layout: "
+                           << (unconfirmed ? std::string("unconfirmed: ") + unconfirmed : std::string("confirmed")));
         check("a <<<>>> launch", held, m, 1);
         BOOST_TEST(m.duration().ns() >= known.ns());
     }

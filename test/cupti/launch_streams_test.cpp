@@ -3,6 +3,7 @@
 // "unknown", so that the scope waits for the whole device rather than miss a stream.
 #include <boost/test/unit_test.hpp>
 
+#include "cupti/launch_layout_probe.hpp"
 #include "cupti/launch_streams.hpp"
 #include "cupti/launch_subscriber.hpp"
 
@@ -206,6 +207,7 @@ BOOST_AUTO_TEST_CASE(a_driver_call_inside_a_runtime_call_counts_only_when_the_ru
         BOOST_TEST(open.log.streams.size() == 1u);
     }
 #if CUDA_VERSION >= 13000
+    cupti::set_kernel_launch_layout_confirmed(false);  // as until the probe has run
     cudaLaunchKernel_v7000_params unpublished{};  // __cudaLaunchKernel's parameters have no published layout
     cuLaunchKernel_params driver_launch{};
     driver_launch.hStream = reinterpret_cast<CUstream>(fake_stream(3));
@@ -227,6 +229,47 @@ BOOST_AUTO_TEST_CASE(a_driver_call_inside_a_runtime_call_counts_only_when_the_ru
     }
 #endif
 }
+
+#if CUDA_VERSION >= 13000
+BOOST_AUTO_TEST_CASE(cuda13_launches_are_read_only_once_the_probe_saw_its_own_launch_as_launched) {
+    // __cudaLaunchKernel's parameters as its signature lays them out (crt/device_functions.h)
+    struct {
+        cudaKernel_t kernel;
+        dim3 gridDim;
+        dim3 blockDim;
+        void** args;
+        size_t sharedMem;
+        cudaStream_t stream;
+    } params{reinterpret_cast<cudaKernel_t>(fake_stream(9)), dim3(3, 2, 1), dim3(7, 1, 1), nullptr, 24, fake_stream(4)};
+    cupti::LayoutProbeLaunch probe;
+    probe.stream = fake_stream(4);
+    constexpr auto launch_13 = CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000;
+    cupti::set_kernel_launch_layout_confirmed(false);
+    // Another call, or a launch of another shape or stream: not the probe's launch.
+    cupti::check_layout_probe(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &params, probe);
+    params.blockDim = dim3(8, 1, 1);
+    cupti::check_layout_probe(launch_13, &params, probe);
+    params.blockDim = dim3(7, 1, 1);
+    params.stream = fake_stream(5);
+    cupti::check_layout_probe(launch_13, &params, probe);
+    cupti::check_layout_probe(launch_13, nullptr, probe);
+    BOOST_TEST(!cupti::kernel_launch_layout_confirmed());
+    BOOST_TEST((cupti::call_stream(CUPTI_CB_DOMAIN_RUNTIME_API, launch_13, &params).kind == Kind::via_driver));
+    params.stream = fake_stream(4);
+    cupti::check_layout_probe(launch_13, &params, probe);
+    BOOST_TEST(cupti::kernel_launch_layout_confirmed());
+    params.stream = fake_stream(6);
+    cupti::CallStream read = cupti::call_stream(CUPTI_CB_DOMAIN_RUNTIME_API, launch_13, &params);
+    BOOST_TEST((read.kind == Kind::stream));
+    BOOST_TEST(read.stream == fake_stream(6));
+    params.stream = nullptr;
+    BOOST_TEST(cupti::call_stream(CUPTI_CB_DOMAIN_RUNTIME_API, launch_13, &params).stream == cudaStreamLegacy);
+    // The _ptsz variant is not what the probe checked: still through the driver.
+    BOOST_TEST((cupti::call_stream(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+                                   &params).kind == Kind::via_driver));
+    cupti::set_kernel_launch_layout_confirmed(false);
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(a_destroyed_stream_of_the_scope_or_context_makes_its_handles_unusable_and_others_do_not) {
     constexpr auto rt = CUPTI_CB_DOMAIN_RUNTIME_API;

@@ -1,7 +1,10 @@
 #include "launch_streams.hpp"
 
+#include "launch_layout_probe.hpp"
+
 #include <cuda.h>  // CUDA_VERSION; cupti.h brings the parameter structs (generated_cuda*_meta.h)
 
+#include <atomic>
 #include <iterator>
 
 namespace gpuchrono::cupti {
@@ -20,6 +23,21 @@ template <class Params>
 const Params& as(const void* params) noexcept {
     return *static_cast<const Params*>(params);
 }
+
+#if CUDA_VERSION >= 13000
+// __cudaLaunchKernel's parameters laid out as its signature in crt/device_functions.h, as CUPTI lays out every
+// published call's; used only once the probe confirmed it.
+struct CudaLaunchKernel13Params {
+    cudaKernel_t kernel;
+    dim3 gridDim;
+    dim3 blockDim;
+    void** args;
+    size_t sharedMem;
+    cudaStream_t stream;
+};
+bool same(const dim3& a, const dim3& b) noexcept { return a.x == b.x && a.y == b.y && a.z == b.z; }
+#endif
+std::atomic<bool> launch_layout_confirmed{false};
 
 // Only cbids that CUPTI 12.4 through 13.x all define, with parameter structs in all their headers; the newer
 // calls (the batch copies of 12.8, which 13.0 renumbered, 13.2's copies with attributes) are unknown here and
@@ -139,7 +157,10 @@ CallStream runtime_call_stream(CUpti_CallbackId cbid, const void* params) noexce
 
 #if CUDA_VERSION >= 13000
         case GPUCHRONO_RT(__cudaLaunchKernel_v13000):
-        case GPUCHRONO_RT(__cudaLaunchKernel_ptsz_v13000):
+            if (launch_layout_confirmed.load(std::memory_order_relaxed))
+                return on(legacy_or(as<CudaLaunchKernel13Params>(params).stream));
+            return {CallStream::Kind::via_driver, nullptr};
+        case GPUCHRONO_RT(__cudaLaunchKernel_ptsz_v13000):  // the probe, built without per-thread streams, checks no _ptsz
             return {CallStream::Kind::via_driver, nullptr};
 #endif
         default:  // cudaLaunchCooperativeKernelMultiDevice (one stream per device), removed or newer calls
@@ -318,6 +339,24 @@ void LaunchedStreams::mark_unknown(CUpti_CallbackDomain domain, CUpti_CallbackId
     unknown_domain_ = domain;
     unknown_cbid_ = cbid;
 }
+
+void check_layout_probe(CUpti_CallbackId cbid, const void* params, const LayoutProbeLaunch& launched) noexcept {
+#if CUDA_VERSION >= 13000
+    if (cbid != GPUCHRONO_RT(__cudaLaunchKernel_v13000) || !params) return;
+    const CudaLaunchKernel13Params& p = as<CudaLaunchKernel13Params>(params);
+    if (same(p.gridDim, launched.grid) && same(p.blockDim, launched.block) && p.sharedMem == launched.shared_bytes &&
+        p.stream == launched.stream && p.kernel != nullptr)
+        launch_layout_confirmed.store(true);
+#else
+    (void)cbid;
+    (void)params;
+    (void)launched;
+#endif
+}
+
+bool kernel_launch_layout_confirmed() noexcept { return launch_layout_confirmed.load(); }
+
+void set_kernel_launch_layout_confirmed(bool confirmed) noexcept { launch_layout_confirmed.store(confirmed); }
 
 bool destroys_streams(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) noexcept {
     std::size_t count = 0;

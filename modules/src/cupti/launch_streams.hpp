@@ -39,6 +39,12 @@ struct CallStream {
 // calls CUDA (it runs inside CUPTI's callback), never allocates. Any other domain is unknown.
 CallStream call_stream(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* params) noexcept;
 
+// The probe of __cudaLaunchKernel's parameter layout (launch_layout_probe.hpp), at the entry of a runtime call made
+// while the probe is out: confirms the layout when `cbid` is __cudaLaunchKernel and its parameters, read by the
+// signature's layout, are the probe's launch. From then on call_stream() reads __cudaLaunchKernel's stream.
+struct LayoutProbeLaunch;
+void check_layout_probe(CUpti_CallbackId cbid, const void* params, const LayoutProbeLaunch& launched) noexcept;
+
 // Calls that can end a stream's life: stream and context destruction, primary-context release and reset, device
 // reset. A stream handle a scope recorded is not used after one of these ran (launch_subscriber.hpp).
 bool destroys_streams(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) noexcept;

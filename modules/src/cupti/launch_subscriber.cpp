@@ -1,5 +1,10 @@
 #include "launch_subscriber.hpp"
 
+#include "launch_layout_probe.hpp"
+
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/gpu/stream_state.hpp>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -19,6 +24,7 @@ thread_local int call_depth = 0;     // launch calls of either domain in progres
 // (read at entry), and how many streams the driver calls inside it named (for via_driver).
 thread_local CallStream runtime_call;
 thread_local int streams_from_nested_driver_calls = 0;
+thread_local const LayoutProbeLaunch* layout_probe = nullptr;  // while this thread launches the layout probe
 thread_local int destroy_depth = 0;  // stream-destroying calls in progress on this thread (cudaStreamDestroy nests cuStreamDestroy)
 
 // Stream handles and their destruction (StreamHandlesHold): the most recent stream-destroying calls of the
@@ -142,7 +148,9 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
     if (enter && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API))
         report_kernel_launch(domain, info);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth += enter ? 1 : -1;
-    if (open_logs.empty()) return;  // the common case: two thread-local reads
+    if (layout_probe && enter && domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+        check_layout_probe(cbid, info->functionParams, *layout_probe);
+    if (open_logs.empty()) return;  // the common case: three thread-local reads
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     if (!enter) {
         note_stream(domain, cbid, info);
@@ -255,6 +263,34 @@ std::optional<std::string> enable_launch_callbacks() {
 CUpti_CallbackFunc launch_callback() noexcept { return on_api_call; }
 
 void set_stream_destruction_watched(bool watched) noexcept { destructions_tracked.store(watched); }
+
+const char* probe_kernel_launch_layout() {
+#if CUDA_VERSION < 13000
+    return "built with CUDA 12, whose <<<>>> launches call cudaLaunchKernel, a call CUPTI lays out";
+#else
+    static const char* const result = []() -> const char* {
+        if (enable_launch_callbacks()) return "CUPTI's launch callbacks are not on";  // their error, once
+        RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing; the probe's is not
+        cudaStream_t own = nullptr;
+        GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking),
+                             "creating the stream of KernelPolicy's launch-layout probe");
+        LayoutProbeLaunch launch;
+        launch.stream = own;
+        layout_probe = &launch;
+        const cudaError_t launched = launch_layout_probe_kernel(launch);
+        layout_probe = nullptr;
+        const cudaError_t waited = launched == cudaSuccess ? cudaStreamSynchronize(own) : cudaSuccess;
+        const cudaError_t destroyed = cudaStreamDestroy(own);
+        GPUCHRONO_CUDA_CHECK(waited, "waiting for KernelPolicy's launch-layout probe");
+        GPUCHRONO_CUDA_CHECK(destroyed, "destroying the stream of KernelPolicy's launch-layout probe");
+        if (launched != cudaSuccess) return "the probe was not launched (a CUDA error was pending on the thread, or the launch failed)";
+        if (!kernel_launch_layout_confirmed())
+            return "the probe's __cudaLaunchKernel call was not seen, or its parameters were not laid out as its signature";
+        return nullptr;
+    }();
+    return result;
+#endif
+}
 
 std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
     const char* name = nullptr;

@@ -13,6 +13,7 @@
 
 #include "../cupti/activity_buffers.hpp"
 #include "../cupti/cupti_session.hpp"
+#include "../cupti/launch_layout_probe.hpp"
 #include "../cupti/launch_subscriber.hpp"
 #include "../stream_mode/stream_marker.hpp"
 #include "thread_mode_wait.hpp"
@@ -512,6 +513,11 @@ KernelPolicy::KernelPolicy(cudaStream_t stream, Options options)
             if (options_.if_unavailable == IfUnavailable::throw_error)
                 throw TimerError("gpuchrono: KernelPolicy (thread mode) needs CUPTI's launch callbacks: " + *e);
             unavailable_ = *e;
+        } else {
+            // Once per process, here rather than in a scope: lets thread mode read the stream of CUDA 13's
+            // kernel<<<>>> launches (launch_layout_probe.hpp). Unconfirmed, those launches are read through the
+            // driver launch inside them, or the scope waits for the device.
+            (void)cupti::probe_kernel_launch_layout();
         }
     }
 }
