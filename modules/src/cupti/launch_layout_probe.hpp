@@ -21,13 +21,14 @@ struct LayoutProbeLaunch {
 };
 
 // Launches the library's probe kernel with <<<>>> in the probe's shape on `stream` (a .cu compiled by the
-// toolkit's nvcc). Returns the launch's error, or without launching the user's error pending on the thread.
+// toolkit's nvcc). Returns the launch's error, or, without launching, the user's error pending on the thread.
 cudaError_t launch_layout_probe_kernel(const LayoutProbeLaunch& launch) noexcept;
 
 // Whether the probe's launch was seen and read as launched (launch_streams.cpp), and the probe itself: once per
-// process, on a stream of its own, with the launch callbacks on (subscriber, enable_launch_callbacks). Returns why
-// the layout stays unconfirmed, if it does (not an error: thread mode then reads the driver launch inside the call,
-// or waits for the device); throws CudaError if the probe's own stream cannot be made, waited for or destroyed.
+// process (again later while a user's CUDA error is pending on the thread, which the probe must not take), on a
+// stream of its own, with the launch callbacks on (subscriber, enable_launch_callbacks). Returns why the layout
+// stays unconfirmed, if it does (not an error: thread mode then reads the driver launch inside the call, or waits
+// for the device); throws CudaError if the probe's stream cannot be made or destroyed, or its launch fails.
 bool kernel_launch_layout_confirmed() noexcept;
 const char* probe_kernel_launch_layout();
 void set_kernel_launch_layout_confirmed(bool confirmed) noexcept;  // for tests of the reading, without a GPU

@@ -268,26 +268,31 @@ const char* probe_kernel_launch_layout() {
 #if CUDA_VERSION < 13000
     return "built with CUDA 12, whose <<<>>> launches call cudaLaunchKernel, a call CUPTI lays out";
 #else
-    static const char* const result = []() -> const char* {
-        if (enable_launch_callbacks()) return "CUPTI's launch callbacks are not on";  // their error, once
-        RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing; the probe's is not
-        cudaStream_t own = nullptr;
-        GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking),
-                             "creating the stream of KernelPolicy's launch-layout probe");
-        LayoutProbeLaunch launch;
-        launch.stream = own;
-        layout_probe = &launch;
-        const cudaError_t launched = launch_layout_probe_kernel(launch);
-        layout_probe = nullptr;
-        const cudaError_t waited = launched == cudaSuccess ? cudaStreamSynchronize(own) : cudaSuccess;
-        const cudaError_t destroyed = cudaStreamDestroy(own);
-        GPUCHRONO_CUDA_CHECK(waited, "waiting for KernelPolicy's launch-layout probe");
-        GPUCHRONO_CUDA_CHECK(destroyed, "destroying the stream of KernelPolicy's launch-layout probe");
-        if (launched != cudaSuccess) return "the probe was not launched (a CUDA error was pending on the thread, or the launch failed)";
-        if (!kernel_launch_layout_confirmed())
-            return "the probe's __cudaLaunchKernel call was not seen, or its parameters were not laid out as its signature";
-        return nullptr;
-    }();
+    // Once per process, but not decided by an error of the user's that was pending on the thread: tried again then.
+    static std::mutex mutex;
+    static bool decided = false;
+    static const char* result = nullptr;
+    std::lock_guard lock(mutex);
+    if (decided) return result;
+    if (enable_launch_callbacks()) return "CUPTI's launch callbacks are not on";  // their error, once
+    RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing; the probe's is not
+    if (cudaPeekAtLastError() != cudaSuccess) return "a CUDA error of the user's was pending: the probe waits";
+    cudaStream_t own = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking),
+                         "creating the stream of KernelPolicy's launch-layout probe");
+    LayoutProbeLaunch launch;
+    launch.stream = own;
+    layout_probe = &launch;
+    const cudaError_t launched = launch_layout_probe_kernel(launch);
+    layout_probe = nullptr;
+    const cudaError_t waited = launched == cudaSuccess ? cudaStreamSynchronize(own) : cudaSuccess;
+    const cudaError_t destroyed = cudaStreamDestroy(own);
+    GPUCHRONO_CUDA_CHECK(launched, "launching KernelPolicy's launch-layout probe");
+    GPUCHRONO_CUDA_CHECK(waited, "waiting for KernelPolicy's launch-layout probe");
+    GPUCHRONO_CUDA_CHECK(destroyed, "destroying the stream of KernelPolicy's launch-layout probe");
+    decided = true;
+    if (!kernel_launch_layout_confirmed())
+        result = "the probe's __cudaLaunchKernel call was not seen, or its parameters were not laid out as its signature";
     return result;
 #endif
 }
