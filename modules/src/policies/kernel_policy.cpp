@@ -164,9 +164,6 @@ public:
         }
     }
 
-    // Thread mode: why the scope waits for the whole device rather than its thread's streams; empty when it does not.
-    const std::string& device_wait_reason() const noexcept { return device_wait_reason_; }
-
     // After the work finished and a flush ran: the scope's records and what they show. Computed once.
     const KernelScopeResult& result(const CallSite& site) {
         std::lock_guard lock(mutex_);
@@ -231,10 +228,11 @@ private:
     // from a live one (it may answer an error, name a new stream that reused the address, or crash). The launch
     // subscriber sees every call that can destroy a stream or a context; when one destroyed a stream of the scope,
     // or a context, while the scope was open (made by any thread), the scope waits for the whole device as before,
-    // and the hold keeps any from running while the events are recorded. It also waits for the device when a call's stream could not be read
-    // (launch_streams.hpp), when a call ran in another context than the one current now (a device switched inside
-    // the scope: the pseudo-handles of the default streams, and the pool's events, belong to the current one), and
-    // when a stream is being captured now (no event can be recorded into it without joining the capture).
+    // and the hold keeps any from running while the events are recorded. It also waits for the device when a
+    // call's stream could not be read (launch_streams.hpp), when a call ran in another context than the one current
+    // now (a device switched inside the scope: the pseudo-handles of the default streams, and the pool's events,
+    // belong to the current one), and when a stream is being captured now (no event can be recorded into it
+    // without joining the capture).
     // The legacy default stream is waited for like any other; an event on it also follows the work of the blocking
     // streams enqueued before it, as any work on that stream does (PITFALLS #12).
     void mark_end_of_launched_work() {
