@@ -1,25 +1,47 @@
 #include <gpuchrono/cupti/activity_store.hpp>
 
+#include <gpuchrono/stream_mode/stream_bounds.hpp>
+
 #include <algorithm>
+#include <limits>
 #include <unordered_set>
+#include <utility>
 
 namespace gpuchrono::cupti {
 
 ActivityStore::Window ActivityStore::open_window(std::uint64_t start_ns) {
     std::lock_guard lock(mutex_);
     const Window w = next_window_++;
-    windows_.emplace(w, start_ns);
+    windows_.emplace(std::pair{start_ns, w}, latest_);
+    window_start_.emplace(w, start_ns);
     return w;
 }
 
 void ActivityStore::close_window(Window w) {
     std::lock_guard lock(mutex_);
-    windows_.erase(w);
+    if (const auto it = window_start_.find(w); it != window_start_.end()) {
+        windows_.erase(std::pair{it->second, w});
+        window_start_.erase(it);
+    }
     prune_locked();
+}
+
+void ActivityStore::raise(std::vector<PriorWork>& by_device, const KernelActivity& r) {
+    if (r.device < 0) return;
+    const auto d = static_cast<std::size_t>(r.device);
+    if (by_device.size() <= d) by_device.resize(d + 1);
+    std::uint64_t& end = stream_mode::is_stream_mark(r) ? by_device[d].mark_end_ns : by_device[d].work_end_ns;
+    end = std::max(end, r.end_ns);
 }
 
 void ActivityStore::add(std::vector<KernelActivity> records) {
     std::lock_guard lock(mutex_);
+    for (const KernelActivity& r : records) {
+        raise(latest_, r);
+        // The windows that began after the record ended.
+        const auto after = windows_.upper_bound(std::pair{r.end_ns, std::numeric_limits<Window>::max()});
+        for (auto it = after; it != windows_.end(); ++it) raise(it->second, r);
+    }
     if (windows_.empty()) return;
     records_.insert(records_.end(), std::make_move_iterator(records.begin()), std::make_move_iterator(records.end()));
     prune_locked();
@@ -33,6 +55,25 @@ void ActivityStore::add_dropped(std::uint64_t count) {
 std::uint64_t ActivityStore::dropped() const {
     std::lock_guard lock(mutex_);
     return dropped_;
+}
+
+ActivityStore::PriorWork ActivityStore::prior_work(Window w, int device) const {
+    std::lock_guard lock(mutex_);
+    const auto start = window_start_.find(w);
+    if (start == window_start_.end() || device < 0) return {};
+    const std::vector<PriorWork>& prior = windows_.at(std::pair{start->second, w});
+    if (static_cast<std::size_t>(device) >= prior.size()) return {};
+    return prior[static_cast<std::size_t>(device)];
+}
+
+void ActivityStore::set_recording_since(std::uint64_t ns) {
+    std::lock_guard lock(mutex_);
+    recording_since_ = ns;
+}
+
+std::uint64_t ActivityStore::recording_since() const {
+    std::lock_guard lock(mutex_);
+    return recording_since_;
 }
 
 ActivityStore::Collected ActivityStore::collect(std::span<const std::uint32_t> correlations, std::uint64_t from_ns) const {
@@ -63,8 +104,7 @@ void ActivityStore::prune_locked() {
         records_.clear();
         return;
     }
-    std::uint64_t earliest = windows_.begin()->second;
-    for (const auto& [w, start] : windows_) earliest = std::min(earliest, start);
+    const std::uint64_t earliest = windows_.begin()->first.first;
     std::erase_if(records_, [&](const KernelActivity& r) { return r.end_ns < earliest; });
 }
 
