@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gpuchrono/api.hpp>
@@ -214,6 +215,36 @@ BOOST_AUTO_TEST_CASE(the_store_keeps_the_latest_end_before_each_window_whatever_
     store.close_window(later);
     BOOST_TEST(store.size() == 0u);
     BOOST_TEST(store.open_windows() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(windows_opened_and_read_while_records_arrive_see_every_earlier_end) {
+    // CUPTI's thread delivers kernels ending at 10, 20, ... 20000 in shuffled buffers, while two threads open
+    // windows at fixed starts and read them after every record has come: none may miss the latest end before its
+    // start. (Here records "from after" a start can come before its window opens, which a real scope cannot see:
+    // a record is delivered after its work ended, so before the window opened means before the scope's first
+    // kernel. Such ends count too, so a window may read a later one.)
+    cupti::ActivityStore store;
+    std::vector<std::vector<KernelActivity>> buffers(20);
+    for (std::uint64_t i = 1; i <= 2000; ++i) buffers[(i * 7) % buffers.size()].push_back(work("k", 10 * i - 5, 10 * i));
+    std::vector<cupti::ActivityStore::Window> windows(2 * 50);
+    std::thread cupti_thread([&] {
+        for (auto& b : buffers) store.add(std::move(b));
+    });
+    auto opener = [&](std::size_t first) {
+        for (std::size_t k = first; k < windows.size(); k += 2) windows[k] = store.open_window(200 * (k + 1) + 3);
+    };
+    std::thread a(opener, 0), b(opener, 1);
+    cupti_thread.join();
+    a.join();
+    b.join();
+    for (std::size_t k = 0; k < windows.size(); ++k) {
+        const std::uint64_t start = 200 * (k + 1) + 3;
+        const std::uint64_t prior = store.prior_work(windows[k], 0).work_end_ns;
+        BOOST_TEST(prior >= start - 3, "window at " << start << " read " << prior);
+        BOOST_TEST(prior % 10 == 0u, prior);
+    }
+    for (const auto w : windows) store.close_window(w);
+    BOOST_TEST(store.size() == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(the_store_keeps_when_the_records_began) {

@@ -270,7 +270,8 @@ private:
     }
 
     // gpu-idle-before: how long the first counted activity's device had run none of the process's work before it
-    // (idle_gap.hpp). Needs the scope's window still open (what ended before it opened is kept with it).
+    // (idle_gap.hpp). Needs the scope's window still open: the store answers what ended before a window's start
+    // only while the window is open.
     std::optional<Finding> idle_finding(const KernelActivity& first,
                                         std::initializer_list<std::span<const KernelActivity>> held) const {
         if (!window_) return std::nullopt;

@@ -10,12 +10,13 @@
 //
 // What ran before a window: whether the device had been idle before a scope's work (gpu-idle-before) needs the
 // latest end of work on the device before the scope's first activity. Records ending at or after the window's
-// start stay in the store (above); for those ending before it, only the latest end per device matters, and that
-// is kept without the records: the store remembers per device the latest end of everything it has been given
-// (window or none), and each open window takes that over when it opens and raises it with every record that
-// arrives while it is open and ends before its start (CUPTI delivers in any order, and the records of work
-// that ended just before a scope began may come with the scope's own flush). The library's stream marks are
-// kept apart from other work (prior_work()).
+// start stay in the store (above); of those ending before it only the latest end per device matters, so the
+// store keeps, per device, the ends of what it was given (window open or not; the library's stream marks apart
+// from other work): all those at or after the earliest open window's start and the latest one before it (with
+// no window open, the latest only). The latest end before a window's start is then at hand whatever order CUPTI
+// delivered in, the records of work that ended just before a scope began included, which usually come with the
+// scope's own flush. Each window also keeps the latest ends delivered before it opened (that work began before
+// it, whatever its timestamps say).
 // Thread-safe: CUPTI's thread adds while scopes on other threads open, collect and close.
 #pragma once
 
@@ -24,9 +25,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <span>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 namespace gpuchrono::cupti {
@@ -35,8 +35,8 @@ class ActivityStore {
 public:
     using Window = std::uint64_t;
 
-    // The latest end (CUPTI ns) of the records of one device that ended before a window's start, as delivered so
-    // far; 0: none.
+    // The latest end (CUPTI ns) of the records of one device that ended before a window's start (or were delivered
+    // before it opened), as delivered so far; 0: none.
     struct PriorWork {
         std::uint64_t work_end_ns = 0;  // kernels, copies and sets that are not stream marks
         std::uint64_t mark_end_ns = 0;  // the library's stream marks (stream_bounds.hpp), any scope's
@@ -68,16 +68,20 @@ public:
     std::size_t open_windows() const;
 
 private:
+    struct OpenWindow {
+        std::uint64_t start_ns = 0;
+        std::vector<PriorWork> delivered_before;  // by device: the latest ends given before the window opened
+    };
+    struct DeviceEnds {
+        std::set<std::uint64_t> work, marks;
+    };
+
     void prune_locked();
-    static void raise(std::vector<PriorWork>& by_device, const KernelActivity& r);
 
     mutable std::mutex mutex_;
     std::vector<KernelActivity> records_;
-    // Open windows by (start, window), each with the latest ends before its start by device: a record raises only
-    // the windows that began after it ended, found without visiting the others (hundreds may be open).
-    std::map<std::pair<std::uint64_t, Window>, std::vector<PriorWork>> windows_;
-    std::unordered_map<Window, std::uint64_t> window_start_;
-    std::vector<PriorWork> latest_;  // by device: the latest ends of every record given to add()
+    std::map<Window, OpenWindow> windows_;
+    std::vector<DeviceEnds> ends_;  // by device (see above)
     Window next_window_ = 1;
     std::uint64_t dropped_ = 0;
     std::uint64_t recording_since_ = 0;

@@ -53,8 +53,9 @@ struct IdleGap {
 };
 
 // The idle time before `first` on its device. `held`: records the scope holds (any device, any order; those that
-// start at or after `first` are ignored, so the scope's own may be among them); `prior`: what ended before the
-// records held begin; `recording_since_ns`: when CUPTI's records began (or began again) for the process.
+// start at or after `first` are ignored, so the scope's own may be among them); `prior`: the latest ends before
+// the scope's window opened (ActivityStore::prior_work), which the records held do not cover;
+// `recording_since_ns`: when CUPTI's records began (or began again) for the process.
 IdleGap idle_gap(const KernelActivity& first, std::initializer_list<std::span<const KernelActivity>> held, Prior prior,
                  std::uint64_t recording_since_ns);
 
