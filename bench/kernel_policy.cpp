@@ -21,6 +21,7 @@
 //      before them), and the idle gaps eager scopes one after another leave (the gpu-idle-before threshold);
 //  11. issue 27: EventPolicy readings of spin(20 us) beside a second process spinning on the GPU: how many stretched
 //      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists.
+// `--stretched-only` runs [10] alone.
 // [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
 // first EventPolicy scope's median excess against issue 27's 3% target.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
@@ -992,6 +993,15 @@ int main(int argc, char** argv) try {
             return 1;
         }
         accuracy(stream);
+        return 0;
+    }
+    // [10] alone: which stretched readings carry a finding (issue 27 item 4), quick to repeat in fresh processes.
+    if (argc == 2 && std::strcmp(argv[1], "--stretched-only") == 0) {
+        if (!KernelPolicy::available()) {
+            std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
+            return 1;
+        }
+        overlap_flags();
         return 0;
     }
     const bool issue27 = argc == 2 && std::strcmp(argv[1], "--issue27") == 0;  // [2], [9], [10], [3], [4] only
