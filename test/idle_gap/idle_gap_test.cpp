@@ -8,7 +8,10 @@
 #include <gpuchrono/idle_gap/idle_gap.hpp>
 #include <gpuchrono/idle_gap/idle_gap_finding.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -245,6 +248,51 @@ BOOST_AUTO_TEST_CASE(windows_opened_and_read_while_records_arrive_see_every_earl
     }
     for (const auto w : windows) store.close_window(w);
     BOOST_TEST(store.size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(store_and_gap_together_agree_with_every_record_in_hand_whatever_the_delivery_order) {
+    // What KernelPolicy does (kernel_policy.cpp): the records held from the window's start plus the store's prior
+    // ends, against the gap computed with every record in hand. Random work of two devices, marks among it; the
+    // window opens at S, the first activity starts at T >= S; records ending before S may come before the window
+    // opens or after, the others only after (a record comes after its work ended), in shuffled buffers.
+    std::mt19937_64 random(27);
+    for (int trial = 0; trial < 300; ++trial) {
+        std::vector<KernelActivity> all;
+        const std::size_t n = 1 + random() % 40;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t start = 1000 + random() % 100'000, length = 1 + random() % 5000;
+            const std::uint32_t stream = static_cast<std::uint32_t>(random() % 3);
+            const int device = static_cast<int>(random() % 2);
+            all.push_back(random() % 4 == 0 ? mark(start, start + length, stream, device)
+                                            : work(std::to_string(i), start, start + length, stream, device));
+        }
+        const std::uint64_t s = 1000 + random() % 100'000, t_first = s + random() % 20'000;
+        const KernelActivity scoped = work("scoped", t_first, t_first + 100, 1, 0);
+        cupti::ActivityStore store;
+        std::shuffle(all.begin(), all.end(), random);
+        std::vector<KernelActivity> early, late;
+        for (const KernelActivity& r : all) (r.end_ns < s && random() % 2 ? early : late).push_back(r);
+        store.add(early);
+        const auto w = store.open_window(s);
+        for (std::size_t i = 0; i < late.size(); i += 1 + random() % 5)
+            store.add(std::vector<KernelActivity>(late.begin() + static_cast<std::ptrdiff_t>(i),
+                                                  late.begin() + static_cast<std::ptrdiff_t>(std::min(late.size(), i + 5))));
+        const std::vector<KernelActivity> held = store.collect({}, s).others;
+        const idle::IdleGap g = idle::idle_gap(scoped, {held}, store.prior_work(w, 0), 500);
+        std::uint64_t last = 0, last_mark = 0;
+        for (const KernelActivity& r : all) {
+            if (r.device != 0 || r.start_ns >= t_first) continue;
+            std::uint64_t& latest = r.name == "gpuchrono_stream_marker" ? last_mark : last;
+            latest = std::max(latest, r.end_ns);
+        }
+        BOOST_TEST(g.last_work_end_ns == last, "trial " << trial);
+        BOOST_TEST(g.known == (last > 0), "trial " << trial);
+        BOOST_TEST(g.gap_ns == (last == 0 ? t_first - 500 : last >= t_first ? 0 : t_first - last), "trial " << trial);
+        BOOST_TEST(g.mark_gap_ns.has_value() == (last_mark > 0), "trial " << trial);
+        if (g.mark_gap_ns && last_mark > 0)
+            BOOST_TEST(*g.mark_gap_ns == (last_mark >= t_first ? 0 : t_first - last_mark), "trial " << trial);
+        store.close_window(w);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(the_store_keeps_when_the_records_began) {
