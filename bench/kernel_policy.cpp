@@ -15,10 +15,13 @@
 //   9. issue 27: a launch inside a stream-mode KernelPolicy scope vs a launch with CUPTI's records alone (no scope
 //      open), in alternating batches of one process, before any thread-mode scope turned the launch callbacks on;
 //  10. issue 27: 4 threads x 200 lazy stream-mode scopes of spin(20 us) on their own streams, 5 runs: which
-//      readings more than 500 ns above the single-thread median carry concurrent-work-overlapped, and where the
-//      unflagged ones sat (other threads' work in hindsight, how long their stream had been idle before them);
+//      readings more than 500 ns above the single-thread median carry concurrent-work-overlapped or gpu-idle-before
+//      ("stretched N, overlap-flagged X, idle-flagged Y, unflagged Z"; a reading may carry both), where the
+//      unflagged ones sat (other threads' work in hindsight, how long their stream and the device had been idle
+//      before them), and the idle gaps eager scopes one after another leave (the gpu-idle-before threshold);
 //  11. issue 27: EventPolicy readings of spin(20 us) beside a second process spinning on the GPU: how many stretched
 //      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists.
+// `--stretched-only` runs [10] alone.
 // [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
 // first EventPolicy scope's median excess against issue 27's 3% target.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
@@ -43,6 +46,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -751,24 +755,53 @@ void stream_scope_vs_records(cudaStream_t stream) {
 }
 
 // [10] Four threads, each timing 200 spin(20 us) with lazy stream-mode scopes on its own stream, 5 runs. A reading
-// more than 500 ns above the thread-free median was stretched by something; each must carry
-// concurrent-work-overlapped (issue 27, item 4).
+// more than 500 ns above the thread-free median was stretched by something; each must carry a finding (issue 27,
+// item 4): concurrent-work-overlapped when other work ran beside it, gpu-idle-before when the device had run none of
+// the process's work for 100 us or more before it (idle_gap_finding.hpp).
+bool carries(const gpuchrono::Measurement& m, std::string_view code) {
+    return std::any_of(m.findings().begin(), m.findings().end(), [&](const gpuchrono::Finding& f) { return f.code == code; });
+}
+
+double evidence(const gpuchrono::Measurement& m, std::string_view code, const std::string& name) {
+    for (const gpuchrono::Finding& f : m.findings())
+        if (f.code == code) return f.evidence_or(name, -1);
+    return -1;
+}
+
 void overlap_flags() {
     std::printf("\n[10] 4 threads x 200 lazy stream-mode scopes of spin(20 us), own streams, 5 runs: readings > thread-free "
-                "median + 500 ns, and how many carry concurrent-work-overlapped\n");
+                "median + 500 ns, and which finding each carries (concurrent-work-overlapped, gpu-idle-before)\n");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     const Duration d = Duration::from_us(20);
+    const auto idle_code = gpuchrono::codes::gpu_idle_before;
+    const auto overlap_code = gpuchrono::codes::concurrent_work_overlapped;
     cudaStream_t solo = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&solo, cudaStreamNonBlocking), "creating a stream");
-    std::vector<double> alone;
+    std::vector<gpuchrono::Measurement> solo_readings;
     for (int i = 0; i < 200; ++i) {
         ScopedTimer<KernelPolicy> t(solo);
         kernels::launch_spin(d, solo);
-        alone.push_back(t.stop().duration().ns());
+        solo_readings.push_back(t.stop());
     }
     (void)cudaStreamDestroy(solo);
+    std::vector<double> alone, alone_idle, alone_busy, solo_gaps;
+    for (std::size_t i = 0; i < solo_readings.size(); ++i) {
+        const gpuchrono::Measurement& m = solo_readings[i];
+        alone.push_back(m.duration().ns());
+        (carries(m, idle_code) ? alone_idle : alone_busy).push_back(m.duration().ns());
+        // The only work of the process: the previous scope's kernel ended this long before this one began.
+        if (i > 0 && !m.activities().empty() && !solo_readings[i - 1].activities().empty())
+            solo_gaps.push_back(static_cast<double>(m.activities().front().start_ns) -
+                                static_cast<double>(solo_readings[i - 1].activities().back().end_ns));
+    }
     const double median = spread(alone).median;
-    std::printf("  thread-free median %.0f ns (p95 %.0f)\n", median, spread(alone).p95);
+    std::printf("  thread-free median %.0f ns (p95 %.0f); eager scopes one after another leave the device idle "
+                "%.1f us (p5 %.1f, p95 %.1f, max %.1f) between kernels\n",
+                median, spread(alone).p95, spread(solo_gaps).median / 1e3, spread(solo_gaps).p5 / 1e3,
+                spread(solo_gaps).p95 / 1e3, *std::max_element(solo_gaps.begin(), solo_gaps.end()) / 1e3);
+    std::printf("  thread-free readings carrying gpu-idle-before: %zu of 200 (median %.0f ns); without it: median %.0f ns\n",
+                alone_idle.size(), alone_idle.empty() ? 0.0 : spread(alone_idle).median,
+                alone_busy.empty() ? 0.0 : spread(alone_busy).median);
     for (int run = 0; run < 5; ++run) {
         std::vector<gpuchrono::Series> series;
         for (int t = 0; t < 4; ++t) series.emplace_back("thread " + std::to_string(t));
@@ -785,8 +818,10 @@ void overlap_flags() {
                 (void)cudaStreamDestroy(s);
             });
         for (std::thread& t : threads) t.join();
-        int stretched = 0, flagged = 0, flagged_total = 0, elsewhere = 0;
+        int stretched = 0, overlap_flagged = 0, idle_flagged = 0, unflagged = 0, overlap_total = 0, idle_total = 0,
+            idle_not_stretched = 0, elsewhere = 0;
         double worst_unflagged = 0;
+        std::vector<double> idle_gaps, mark_gaps;  // gpu-idle-before's evidence on the stretched readings it flags
         // In hindsight, with every thread's records in hand: how much of another thread's counted work overlapped
         // each unflagged stretched reading, and how long after its end that work ended (a record that came after
         // the reading's attribution was made could not be seen then).
@@ -806,6 +841,15 @@ void overlap_flags() {
                     if (o.end <= a.start_ns) gap = std::min(gap, a.start_ns - o.end);
                     if (o.start >= a.end_ns) gap = std::min(gap, o.start - a.end_ns);
                 }
+            // The device's idle time before it, from every thread's counted work (marks are not among the activities).
+            long long device_idle = -1;
+            if (!m.activities().empty()) {
+                const std::uint64_t first = m.activities().front().start_ns;
+                std::uint64_t last_end = 0;
+                for (const Span& o : all)
+                    if (o.start < first) last_end = std::max(last_end, o.end);
+                if (last_end > 0) device_idle = last_end >= first ? 0 : static_cast<long long>(first - last_end);
+            }
             explained += best > 0;
             // Its own thread's previous kernel: how long its stream had been idle before this one.
             long long idle_before = -1;
@@ -813,36 +857,51 @@ void overlap_flags() {
                 idle_before = static_cast<long long>(m.activities().front().start_ns) -
                               static_cast<long long>(series[t].measurements()[index - 1].activities().back().end_ns);
             if (shown++ < 8)
-                std::printf("    unflagged %.0f ns (thread %zu, scope %zu, its stream idle %lld ns before it): hindsight overlap "
-                            "%llu ns, the other work ended %llu ns after it; nearest other work %lld ns away\n",
-                            m.duration().ns(), t, index, idle_before, static_cast<unsigned long long>(best),
+                std::printf("    unflagged %.0f ns (thread %zu, scope %zu, its stream idle %lld ns before it, the device %lld ns): "
+                            "hindsight overlap %llu ns, the other work ended %llu ns after it; nearest other work %lld ns away\n",
+                            m.duration().ns(), t, index, idle_before, device_idle, static_cast<unsigned long long>(best),
                             static_cast<unsigned long long>(lag), gap == ~std::uint64_t{0} ? -1LL : static_cast<long long>(gap));
         };
         for (std::size_t si = 0; si < series.size(); ++si)
             for (std::size_t mi = 0; mi < series[si].measurements().size(); ++mi) {
                 const gpuchrono::Measurement& m = series[si].measurements()[mi];
-                const bool overlap = std::any_of(m.findings().begin(), m.findings().end(), [](const gpuchrono::Finding& f) {
-                    return f.code == gpuchrono::codes::concurrent_work_overlapped;
-                });
-                elsewhere += std::any_of(m.findings().begin(), m.findings().end(), [](const gpuchrono::Finding& f) {
-                    return f.code == gpuchrono::codes::kernel_activity_elsewhere;
-                });
-                flagged_total += overlap;
+                const bool overlap = carries(m, overlap_code), idle = carries(m, idle_code);
+                elsewhere += carries(m, gpuchrono::codes::kernel_activity_elsewhere);
+                overlap_total += overlap;
+                idle_total += idle;
                 if (m.duration().ns() > median + 500) {
                     ++stretched;
-                    flagged += overlap;
-                    if (!overlap) {
+                    overlap_flagged += overlap;
+                    idle_flagged += idle;
+                    if (idle) {
+                        idle_gaps.push_back(evidence(m, idle_code, "idle_gap_ns"));
+                        mark_gaps.push_back(evidence(m, idle_code, "mark_gap_ns"));
+                    }
+                    if (!overlap && !idle) {
+                        ++unflagged;
                         worst_unflagged = std::max(worst_unflagged, m.duration().ns());
                         diagnose(si, mi, m);
                     }
+                } else {
+                    idle_not_stretched += idle;
                 }
             }
-        if (stretched > flagged)
+        if (unflagged > 0)
             std::printf("    %d of the %d unflagged had another thread's work overlapping them in hindsight\n", explained,
-                        stretched - flagged);
-        std::printf("  run %d: %d of 800 readings > median + 500 ns, %d of them flagged (unflagged max %.0f ns); "
-                    "%d flagged in all; %d carry kernel-activity-elsewhere\n", run, stretched, flagged, worst_unflagged,
-                    flagged_total, elsewhere);
+                        unflagged);
+        if (!idle_gaps.empty())
+            std::printf("    gpu-idle-before on stretched readings: device idle %.1f..%.1f us before them, the latest stream "
+                        "mark %.1f..%.1f us before them\n",
+                        *std::min_element(idle_gaps.begin(), idle_gaps.end()) / 1e3,
+                        *std::max_element(idle_gaps.begin(), idle_gaps.end()) / 1e3,
+                        *std::min_element(mark_gaps.begin(), mark_gaps.end()) / 1e3,
+                        *std::max_element(mark_gaps.begin(), mark_gaps.end()) / 1e3);
+        std::printf("  run %d: stretched %d, overlap-flagged %d, idle-flagged %d, unflagged %d (of 800 readings > median + "
+                    "500 ns; unflagged max %.0f ns); in all %d carry concurrent-work-overlapped, %d gpu-idle-before (%d of "
+                    "them not stretched), %d kernel-activity-elsewhere\n",
+                    run, stretched, overlap_flagged, idle_flagged, unflagged, worst_unflagged, overlap_total, idle_total,
+                    idle_not_stretched, elsewhere);
+        std::printf("  => issue 27 target (every stretched reading carries a finding): %s\n", unflagged == 0 ? "met" : "missed");
     }
 }
 
@@ -934,6 +993,15 @@ int main(int argc, char** argv) try {
             return 1;
         }
         accuracy(stream);
+        return 0;
+    }
+    // [10] alone: which stretched readings carry a finding (issue 27 item 4), quick to repeat in fresh processes.
+    if (argc == 2 && std::strcmp(argv[1], "--stretched-only") == 0) {
+        if (!KernelPolicy::available()) {
+            std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
+            return 1;
+        }
+        overlap_flags();
         return 0;
     }
     const bool issue27 = argc == 2 && std::strcmp(argv[1], "--issue27") == 0;  // [2], [9], [10], [3], [4] only

@@ -81,6 +81,7 @@ const std::vector<std::string_view> all_code_constants = {
     gpuchrono::codes::kernel_records_dropped,
     gpuchrono::codes::kernel_records_late,
     gpuchrono::codes::concurrent_work_overlapped,
+    gpuchrono::codes::gpu_idle_before,
     gpuchrono::codes::cupti_unavailable,
 };
 

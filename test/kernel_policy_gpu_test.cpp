@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -21,6 +22,7 @@
 
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/cupti/refuse_buffers.hpp>
+#include <gpuchrono/idle_gap/idle_gap_finding.hpp>
 
 #include "flag_wait.hpp"
 #include "cupti/launch_layout_probe.hpp"   // modules/src: whether CUDA 13's <<<>>> launches can be read
@@ -58,6 +60,12 @@ struct CuptiStream : GpuStream {
 
 bool has_finding(const Measurement& m, std::string_view code) {
     return std::any_of(m.findings().begin(), m.findings().end(), [&](const gpuchrono::Finding& f) { return f.code == code; });
+}
+
+const gpuchrono::Finding* find_finding(const Measurement& m, std::string_view code) {
+    for (const gpuchrono::Finding& f : m.findings())
+        if (f.code == code) return &f;
+    return nullptr;
 }
 
 std::string names(const std::vector<KernelActivity>& a) {
@@ -382,8 +390,10 @@ BOOST_AUTO_TEST_CASE(stream_mode_scopes_interleaved_on_one_stream_each_count_the
     for (const Measurement* m : {&ma, &mb}) {
         // Other processes on the GPU (a parallel test run) are the machine's, not the program's: not counted.
         std::string found;
+        // Nor is an idle GPU before the scope (gpu-idle-before: how long the test waited before it).
         for (const gpuchrono::Finding& f : m->findings())
-            if (f.code != gpuchrono::codes::other_processes_on_device) found += " " + gpuchrono::to_string(f);
+            if (f.code != gpuchrono::codes::other_processes_on_device && f.code != gpuchrono::codes::gpu_idle_before)
+                found += " " + gpuchrono::to_string(f);
         BOOST_TEST(found.empty(), found);
         for (const KernelActivity& k : m->activities()) BOOST_TEST(k.name.find("spin_kernel") != std::string::npos, k.name);
     }
@@ -517,6 +527,86 @@ BOOST_AUTO_TEST_CASE(stream_mode_refuses_a_capture_begun_between_start_and_stop)
     (void)cudaGraphDestroy(graph);
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(capture), "draining the start mark");
     (void)cudaStreamDestroy(capture);
+}
+
+// gpu-idle-before (issue 27, item 4): the first kernel after the device ran none of the process's work for a while
+// runs longer on an H100; a scope whose first activity starts after such a gap says so, in both modes. Only this
+// process's records count, so other processes sharing the GPU (a parallel test run) cannot hide the gap: the
+// host's sleep is in it whatever they do.
+BOOST_AUTO_TEST_CASE(a_scope_whose_kernel_ran_after_the_device_idled_carries_gpu_idle_before) {
+    constexpr auto idle = std::chrono::milliseconds(5);
+    for (const KernelPolicy::Count count : {KernelPolicy::Count::stream, KernelPolicy::Count::thread}) {
+        const bool by_marks = count == KernelPolicy::Count::stream;
+        kernels::launch_spin(Duration::from_us(10), stream);
+        GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(), "draining the device before the idle time");
+        std::this_thread::sleep_for(idle);
+        ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = count});
+        kernels::launch_spin(Duration::from_us(10), stream);
+        const Measurement m = t.stop();
+        BOOST_REQUIRE_MESSAGE(m.activities().size() == 1u, names(m.activities()));
+        const gpuchrono::Finding* f = find_finding(m, gpuchrono::codes::gpu_idle_before);
+        BOOST_REQUIRE_MESSAGE(f != nullptr, (by_marks ? "stream" : "thread") << " mode: no gpu-idle-before after a "
+                                            "5 ms host sleep on a drained device");
+        BOOST_TEST_MESSAGE(gpuchrono::to_string(*f));
+        BOOST_TEST((f->severity == gpuchrono::Severity::info));
+        // The last work ended before cudaDeviceSynchronize returned, the kernel began after the sleep: the gap holds
+        // the sleep (1 ms is left for the CUPTI clock against the host's), whether or not the earlier record was
+        // seen (without it the gap counts from the start of CUPTI's records, earlier still).
+        BOOST_TEST(f->evidence_or("idle_gap_ns", 0) >= 4e6);
+        BOOST_TEST(f->evidence_or("idle_gap_ns", 0) >= static_cast<double>(gpuchrono::idle_gap::idle_gap_threshold_ns));
+        BOOST_TEST(f->evidence_or("device", -1) == static_cast<double>(gpuchrono::stream_device(stream)));
+        BOOST_TEST(f->evidence_or("stream", -1) == static_cast<double>(m.activities()[0].stream));
+        BOOST_TEST(f->message.find("spin_kernel") != std::string::npos, f->message);
+        BOOST_TEST(f->message.find("Only this process's work is seen") != std::string::npos, f->message);
+        BOOST_TEST(f->fix.find("warm the GPU / keep work queued") == 0u, f->fix);
+        if (by_marks) {
+            // The scope's own start mark ran after the sleep, just before its kernel: reported, and not taken for work.
+            BOOST_TEST(f->evidence_or("mark_gap_ns", -1) >= 0.0);
+            BOOST_TEST(f->evidence_or("mark_gap_ns", 1e18) < f->evidence_or("idle_gap_ns", 0));
+        }
+    }
+}
+
+// The same kernel queued right behind a long kernel of the device: the device was busy up to the scope's start mark,
+// so no gap. Decided from the records themselves: an outer scope holds both kernels, and the inner scope carries
+// the finding exactly when the first kernel began at least the threshold after the long one ended. That is never
+// the case when the scope's kernel was launched while the long one still ran (checked with an event) and no other
+// process had a context on the GPU: only a time slice of another process's context between the two, which this
+// process's records cannot see, could open such a gap.
+BOOST_AUTO_TEST_CASE(a_scope_queued_right_behind_a_long_kernel_does_not_carry_gpu_idle_before) {
+    cudaEvent_t long_done = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaEventCreateWithFlags(&long_done, cudaEventDisableTiming), "creating an event");
+    for (const KernelPolicy::Count count : {KernelPolicy::Count::stream, KernelPolicy::Count::thread}) {
+        KernelPolicy outer(stream);
+        outer.start();
+        kernels::launch_spin(Duration::from_ms(50), stream);
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(long_done, stream), "recording the end of the long kernel");
+        KernelPolicy inner(stream, KernelPolicy::Options{.count = count});
+        inner.start();
+        kernels::launch_spin(Duration::from_us(10), stream);
+        const cudaError_t q = cudaEventQuery(long_done);
+        BOOST_REQUIRE_MESSAGE(q == cudaSuccess || q == cudaErrorNotReady, "cudaEventQuery: " << cudaGetErrorString(q));
+        const bool queued = q == cudaErrorNotReady;  // the scope's kernel was launched while the long one ran
+        const Measurement mi = inner.stop();
+        const Measurement mo = outer.stop();
+        BOOST_REQUIRE_MESSAGE(mi.activities().size() == 1u, names(mi.activities()));
+        BOOST_REQUIRE_MESSAGE(mo.activities().size() == 2u, names(mo.activities()));
+        const KernelActivity& long_kernel = mo.activities()[0];
+        const KernelActivity& scoped = mo.activities()[1];
+        BOOST_TEST(scoped.correlation_id == mi.activities()[0].correlation_id);
+        const std::uint64_t gap = scoped.start_ns > long_kernel.end_ns ? scoped.start_ns - long_kernel.end_ns : 0;
+        const gpuchrono::Finding* f = find_finding(mi, gpuchrono::codes::gpu_idle_before);
+        BOOST_TEST_MESSAGE((count == KernelPolicy::Count::stream ? "stream" : "thread")
+                           << " mode: the scope's kernel began " << gap << " ns after the long one ended; launched while "
+                           << "it ran: " << queued << "; " << (f ? gpuchrono::to_string(*f) : std::string("no gpu-idle-before")));
+        BOOST_TEST((f != nullptr) == (gap >= gpuchrono::idle_gap::idle_gap_threshold_ns), "gap " << gap << " ns");
+        if (f) BOOST_TEST(f->evidence_or("idle_gap_ns", -1) == static_cast<double>(gap));
+        if (queued && !has_finding(mi, gpuchrono::codes::other_processes_on_device)) {
+            BOOST_TEST(f == nullptr);
+            BOOST_TEST(gap < gpuchrono::idle_gap::idle_gap_threshold_ns);
+        }
+    }
+    (void)cudaEventDestroy(long_done);
 }
 
 BOOST_AUTO_TEST_CASE(a_capturing_stream_is_refused) {

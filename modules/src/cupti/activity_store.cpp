@@ -1,14 +1,40 @@
 #include <gpuchrono/cupti/activity_store.hpp>
 
+#include <gpuchrono/stream_mode/stream_bounds.hpp>
+
 #include <algorithm>
+#include <iterator>
+#include <limits>
 #include <unordered_set>
 
 namespace gpuchrono::cupti {
 
+namespace {
+
+// The largest element below `bound`; 0 if none.
+std::uint64_t latest_before(const std::set<std::uint64_t>& ends, std::uint64_t bound) {
+    auto it = ends.lower_bound(bound);
+    return it == ends.begin() ? 0 : *std::prev(it);
+}
+
+std::uint64_t latest(const std::set<std::uint64_t>& ends) { return ends.empty() ? 0 : *ends.rbegin(); }
+
+// Keeps the ends at or after `floor` and the latest one before it.
+void prune_ends(std::set<std::uint64_t>& ends, std::uint64_t floor) {
+    auto below = ends.lower_bound(floor);
+    if (below == ends.begin()) return;
+    ends.erase(ends.begin(), std::prev(below));
+}
+
+}  // namespace
+
 ActivityStore::Window ActivityStore::open_window(std::uint64_t start_ns) {
     std::lock_guard lock(mutex_);
+    OpenWindow open{start_ns, {}};
+    open.delivered_before.reserve(ends_.size());
+    for (const DeviceEnds& d : ends_) open.delivered_before.push_back({latest(d.work), latest(d.marks)});
     const Window w = next_window_++;
-    windows_.emplace(w, start_ns);
+    windows_.emplace(w, std::move(open));
     return w;
 }
 
@@ -20,8 +46,14 @@ void ActivityStore::close_window(Window w) {
 
 void ActivityStore::add(std::vector<KernelActivity> records) {
     std::lock_guard lock(mutex_);
-    if (windows_.empty()) return;
-    records_.insert(records_.end(), std::make_move_iterator(records.begin()), std::make_move_iterator(records.end()));
+    for (const KernelActivity& r : records) {
+        if (r.device < 0) continue;
+        const auto d = static_cast<std::size_t>(r.device);
+        if (ends_.size() <= d) ends_.resize(d + 1);
+        (stream_mode::is_stream_mark(r) ? ends_[d].marks : ends_[d].work).insert(r.end_ns);
+    }
+    if (!windows_.empty())
+        records_.insert(records_.end(), std::make_move_iterator(records.begin()), std::make_move_iterator(records.end()));
     prune_locked();
 }
 
@@ -33,6 +65,30 @@ void ActivityStore::add_dropped(std::uint64_t count) {
 std::uint64_t ActivityStore::dropped() const {
     std::lock_guard lock(mutex_);
     return dropped_;
+}
+
+ActivityStore::PriorWork ActivityStore::prior_work(Window w, int device) const {
+    std::lock_guard lock(mutex_);
+    const auto open = windows_.find(w);
+    if (open == windows_.end() || device < 0) return {};
+    const auto d = static_cast<std::size_t>(device);
+    PriorWork prior;
+    if (d < open->second.delivered_before.size()) prior = open->second.delivered_before[d];
+    if (d < ends_.size()) {
+        prior.work_end_ns = std::max(prior.work_end_ns, latest_before(ends_[d].work, open->second.start_ns));
+        prior.mark_end_ns = std::max(prior.mark_end_ns, latest_before(ends_[d].marks, open->second.start_ns));
+    }
+    return prior;
+}
+
+void ActivityStore::set_recording_since(std::uint64_t ns) {
+    std::lock_guard lock(mutex_);
+    recording_since_ = ns;
+}
+
+std::uint64_t ActivityStore::recording_since() const {
+    std::lock_guard lock(mutex_);
+    return recording_since_;
 }
 
 ActivityStore::Collected ActivityStore::collect(std::span<const std::uint32_t> correlations, std::uint64_t from_ns) const {
@@ -59,12 +115,17 @@ std::size_t ActivityStore::open_windows() const {
 }
 
 void ActivityStore::prune_locked() {
+    // With no window open only the latest end of each device is kept (the next window takes it over).
+    std::uint64_t earliest = std::numeric_limits<std::uint64_t>::max();
+    for (const auto& [w, open] : windows_) earliest = std::min(earliest, open.start_ns);
+    for (DeviceEnds& d : ends_) {
+        prune_ends(d.work, earliest);
+        prune_ends(d.marks, earliest);
+    }
     if (windows_.empty()) {
         records_.clear();
         return;
     }
-    std::uint64_t earliest = windows_.begin()->second;
-    for (const auto& [w, start] : windows_) earliest = std::min(earliest, start);
     std::erase_if(records_, [&](const KernelActivity& r) { return r.end_ns < earliest; });
 }
 

@@ -49,6 +49,15 @@ void reenable_activity_kinds() noexcept {
     for (const CUpti_ActivityKind kind :
          {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET})
         (void)lib.activity_enable(kind);
+    // Work that ran while the records were off left none: a device's idle time is known again only from here.
+    std::string why;
+    if (CuptiSession* session = CuptiSession::get(why)) {
+        try {
+            session->store().set_recording_since(session->timestamp());
+        } catch (...) {
+            // No timestamp: the earlier start stays, and a gap across the silence may read longer than it was.
+        }
+    }
 }
 
 CuptiSession* CuptiSession::get(std::string& why) noexcept {
@@ -93,6 +102,8 @@ CuptiSession* CuptiSession::get(std::string& why) noexcept {
                     return s;
                 }
             }
+            // From here on every kernel, copy and set has a record: before it, none says whether a device was busy.
+            session->store_.set_recording_since(session->timestamp());
             s->session = session;
             session_active = true;
         } catch (const std::exception& e) {

@@ -9,6 +9,8 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/cupti/activity_intervals.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/idle_gap/idle_gap.hpp>
+#include <gpuchrono/idle_gap/idle_gap_finding.hpp>
 #include <gpuchrono/policies/event_pool.hpp>
 
 #include "../cupti/activity_buffers.hpp"
@@ -23,8 +25,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <initializer_list>
+#include <iterator>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -187,7 +192,11 @@ public:
             missing = missing_records(got.launched);
         }
         const std::uint64_t dropped = dropped_so_far();
-        std::erase_if(got.launched, stream_mode::is_stream_mark);  // stream-mode scopes' marks inside this thread scope
+        // Stream-mode scopes' marks inside this thread scope: not its work, but kept aside for the idle gap.
+        std::vector<KernelActivity> marks;
+        for (const std::vector<KernelActivity>* held : {&got.launched, &got.others})
+            std::copy_if(held->begin(), held->end(), std::back_inserter(marks), stream_mode::is_stream_mark);
+        std::erase_if(got.launched, stream_mode::is_stream_mark);
         std::erase_if(got.others, stream_mode::is_stream_mark);
         cupti::Attribution split = cupti::attribute(std::move(got.launched), filter_);
 
@@ -195,6 +204,9 @@ public:
         r.busy = Duration::from_ns(static_cast<double>(cupti::busy_ns(split.counted)));
         r.span = Duration::from_ns(static_cast<double>(cupti::span_ns(split.counted)));
         r.found = findings(split, got.others, dropped, missing);
+        if (!split.counted.empty())
+            if (auto f = idle_finding(split.counted.front(), {split.counted, split.elsewhere, got.others, marks}))
+                r.found.push_back(std::move(*f));
         detail::stamp_findings(r.found, site);
         r.counted = std::move(split.counted);
         result_ = std::move(r);
@@ -336,8 +348,13 @@ private:
         KernelScopeResult r;
         r.busy = Duration::from_ns(static_cast<double>(cupti::busy_ns(work.counted)));
         r.span = Duration::from_ns(static_cast<double>(cupti::span_ns(work.counted)));
+        // The idle gap before the first counted activity, from every record held (the scope's own start mark and
+        // every other mark among them: idle_gap.hpp says why marks are not work).
+        std::optional<Finding> idle;
+        if (!work.counted.empty()) idle = idle_finding(work.counted.front(), {held});
         cupti::Attribution split{std::move(work.counted), std::move(work.elsewhere)};
         r.found = findings(split, work.others, dropped, 0);
+        if (idle) r.found.push_back(std::move(*idle));
         if (!first || !last)
             r.found.push_back(make_finding(
                 codes::kernel_records_late,
@@ -353,6 +370,18 @@ private:
         if (window_) store.close_window(*window_);
         window_.reset();
         return *result_;
+    }
+
+    // gpu-idle-before: how long the first counted activity's device had run none of the process's work before it
+    // (idle_gap.hpp). Needs the scope's window still open: the store answers what ended before a window's start
+    // only while the window is open.
+    std::optional<Finding> idle_finding(const KernelActivity& first,
+                                        std::initializer_list<std::span<const KernelActivity>> held) const {
+        if (!window_) return std::nullopt;
+        const cupti::ActivityStore& store = session_.store();
+        const idle_gap::IdleGap gap =
+            idle_gap::idle_gap(first, held, store.prior_work(*window_, first.device), store.recording_since());
+        return idle_gap::idle_before_finding(gap, store.dropped());
     }
 
     // How long a scope waits for records that its launch calls must have produced, after the flush.

@@ -70,6 +70,7 @@ struct codes {
     static constexpr std::string_view kernel_records_dropped = "kernel-records-dropped";
     static constexpr std::string_view kernel_records_late = "kernel-records-late";
     static constexpr std::string_view concurrent_work_overlapped = "concurrent-work-overlapped";
+    static constexpr std::string_view gpu_idle_before = "gpu-idle-before";
     static constexpr std::string_view cupti_unavailable = "cupti-unavailable";
 };
 
@@ -209,6 +210,13 @@ inline constexpr FindingKind finding_kinds[] = {
      "and memory: the scope's times are not those of its work alone (110 us alone vs 1113 us beside another "
      "stream on an H100)",
      "time on an otherwise idle GPU, or synchronize the other streams before the timed scope"},
+    {codes::gpu_idle_before, Severity::info, 0,
+     "the device had run none of the process's work for 100 us or more before the scope's first activity started "
+     "(KernelPolicy, CUPTI records of this process only): the first kernel after an idle gap runs longer than when "
+     "queued behind other work (0.6-1.7 us on an H100; issue 27, docs/pitfalls.md)",
+     "warm the GPU / keep work queued: the first kernel after an idle gap runs up to ~1-2 us longer on an H100 "
+     "(docs/pitfalls.md): launch the timed work behind other work (a warm-up launch just before it), or discard the "
+     "reading"},
     {codes::cupti_unavailable, Severity::warning, 0,
      "CUPTI could not be used (libcupti.so.13/.12 not found or older than the build's, or another tool such as Nsight "
      "holds its one subscriber), "

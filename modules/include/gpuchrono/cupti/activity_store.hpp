@@ -7,6 +7,16 @@
 // own work, or work of another stream that overlapped it: catalog row 9); with no window open, arriving records
 // are dropped at once, so a process that used KernelPolicy once does not accumulate the records of all its
 // later kernels. Records CUPTI itself dropped (its buffers were full) are counted here too.
+//
+// What ran before a window: whether the device had been idle before a scope's work (gpu-idle-before) needs the
+// latest end of work on the device before the scope's first activity. Records ending at or after the window's
+// start stay in the store (above); of those ending before it only the latest end per device matters, so the
+// store keeps, per device, the ends of what it was given (window open or not; the library's stream marks apart
+// from other work): all those at or after the earliest open window's start and the latest one before it (with
+// no window open, the latest only). The latest end before a window's start is then at hand whatever order CUPTI
+// delivered in, the records of work that ended just before a scope began included, which usually come with the
+// scope's own flush. Each window also keeps the latest ends delivered before it opened (that work began before
+// it, whatever its timestamps say).
 // Thread-safe: CUPTI's thread adds while scopes on other threads open, collect and close.
 #pragma once
 
@@ -15,8 +25,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace gpuchrono::cupti {
@@ -25,12 +35,27 @@ class ActivityStore {
 public:
     using Window = std::uint64_t;
 
+    // The latest end (CUPTI ns) of the records of one device that ended before a window's start (or were delivered
+    // before it opened), as delivered so far; 0: none.
+    struct PriorWork {
+        std::uint64_t work_end_ns = 0;  // kernels, copies and sets that are not stream marks
+        std::uint64_t mark_end_ns = 0;  // the library's stream marks (stream_bounds.hpp), any scope's
+    };
+
     Window open_window(std::uint64_t start_ns);
     void close_window(Window w);
 
     void add(std::vector<KernelActivity> records);
     void add_dropped(std::uint64_t count);
     std::uint64_t dropped() const;
+
+    // What ran on `device` before the window's start (see above). A closed or unknown window gives none.
+    PriorWork prior_work(Window w, int device) const;
+
+    // When CUPTI's activity records began (or began again, after the range profiler had silenced them) for the
+    // process: before it, no record says whether a device was busy. 0 until set.
+    void set_recording_since(std::uint64_t ns);
+    std::uint64_t recording_since() const;
 
     struct Collected {
         std::vector<KernelActivity> launched;  // the records of the given correlation ids
@@ -43,13 +68,23 @@ public:
     std::size_t open_windows() const;
 
 private:
+    struct OpenWindow {
+        std::uint64_t start_ns = 0;
+        std::vector<PriorWork> delivered_before;  // by device: the latest ends given before the window opened
+    };
+    struct DeviceEnds {
+        std::set<std::uint64_t> work, marks;
+    };
+
     void prune_locked();
 
     mutable std::mutex mutex_;
     std::vector<KernelActivity> records_;
-    std::map<Window, std::uint64_t> windows_;  // window -> start_ns
+    std::map<Window, OpenWindow> windows_;
+    std::vector<DeviceEnds> ends_;  // by device (see above)
     Window next_window_ = 1;
     std::uint64_t dropped_ = 0;
+    std::uint64_t recording_since_ = 0;
 };
 
 }  // namespace gpuchrono::cupti

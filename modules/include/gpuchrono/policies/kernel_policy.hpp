@@ -34,11 +34,13 @@
 // kernel-records-late (a launch call's record, or in stream mode a mark's, had not arrived 200 ms after its work
 // finished, and CUPTI's drop count did not explain it),
 // concurrent-work-overlapped (work of other streams that ran on the device beside the scope's kernels:
-// PITFALLS.md #9), cupti-unavailable.
+// PITFALLS.md #9), gpu-idle-before (info: the scope's first activity started after its device had run none of
+// the process's work for 100 us or more; such a first kernel ran 0.6-1.7 us longer on an H100; the library's
+// stream marks are not work; idle_gap/idle_gap.hpp), cupti-unavailable.
 // CUPTI (libcupti.so.13, or .12 in a CUDA 12 build) is loaded at run time by the first KernelPolicy constructed (see available()); a program
 // that never constructs one never loads it. That first construction also sets CUPTI up (subscriber, buffers,
 // activity kinds), before any interval starts. From then on every kernel of the process is recorded by CUPTI
-// (records no scope needs are dropped on arrival); a launch call costs a little more host time (bench/kernel_policy).
+// (records no scope needs are dropped on arrival, their end times kept per device for gpu-idle-before); a launch call costs a little more host time (bench/kernel_policy).
 // CUPTI allows one subscriber per process: under Nsight Systems/Compute or another CUPTI tool, KernelPolicy is
 // unavailable and says so. Start and stop a scope on the same thread; a stream being captured into a graph
 // cannot be timed (time the graph launch instead).
