@@ -11,11 +11,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,10 +20,6 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/cupti/refuse_buffers.hpp>
 #include <gpuchrono/idle_gap/idle_gap_finding.hpp>
-
-#include "flag_wait.hpp"
-#include "cupti/launch_layout_probe.hpp"   // modules/src: whether CUDA 13's <<<>>> launches can be read
-#include "policies/thread_mode_wait.hpp"  // modules/src: why a thread-mode scope waited for the device
 
 #include <gpuchrono/api.hpp>
 
@@ -82,60 +75,6 @@ cudaStream_t new_stream() {
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a second stream");
     return s;
 }
-
-// A kernel on a stream of its own that runs until released: host memory mapped into the device, read by the kernel
-// until the host writes 1. A watchdog releases it after `patience`, so that a scope that wrongly waits for the
-// device makes its test fail (the kernel has finished when the test looks) instead of hanging; the destructor
-// releases it in any case and waits for it.
-class HeldKernel {
-public:
-    explicit HeldKernel(std::chrono::seconds patience = std::chrono::seconds(20)) {
-        GPUCHRONO_CUDA_CHECK(cudaHostAlloc(&allocation_, sizeof(int), cudaHostAllocMapped), "allocating the mapped flag");
-        host_ = static_cast<volatile int*>(allocation_);
-        *host_ = 0;
-        void* device_flag = nullptr;
-        GPUCHRONO_CUDA_CHECK(cudaHostGetDevicePointer(&device_flag, allocation_, 0), "mapping the flag into the device");
-        stream = new_stream();
-        gpuchrono::test::launch_wait_for_flag(static_cast<const volatile int*>(device_flag), stream);
-        watchdog_ = std::thread([this, patience] {
-            std::unique_lock lock(mutex_);
-            if (!wake_.wait_for(lock, patience, [this] { return released_; })) watchdog_fired = true;
-            release_locked();
-        });
-    }
-    ~HeldKernel() {
-        release();
-        watchdog_.join();
-        (void)cudaStreamSynchronize(stream);
-        (void)cudaStreamDestroy(stream);
-        (void)cudaFreeHost(allocation_);
-    }
-    HeldKernel(const HeldKernel&) = delete;
-    HeldKernel& operator=(const HeldKernel&) = delete;
-
-    void release() {
-        std::lock_guard lock(mutex_);
-        release_locked();
-        wake_.notify_all();
-    }
-    // Whether the kernel still runs: what a scope that waited only for its own streams leaves true.
-    bool running() const { return cudaStreamQuery(stream) == cudaErrorNotReady; }
-
-    cudaStream_t stream = nullptr;
-    std::atomic<bool> watchdog_fired{false};
-
-private:
-    void release_locked() {
-        released_ = true;
-        *host_ = 1;
-    }
-    void* allocation_ = nullptr;
-    volatile int* host_ = nullptr;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool released_ = false;
-    std::thread watchdog_;
-};
 
 }  // namespace
 
@@ -294,7 +233,7 @@ BOOST_AUTO_TEST_CASE(work_on_another_stream_is_reported_not_counted_unless_the_t
     {
         ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = KernelPolicy::Count::thread});
         kernels::launch_spin(known, other);
-        const Measurement& m = t.stop();  // thread mode waits for the streams its thread used
+        const Measurement& m = t.stop();  // thread mode waits for the device
         BOOST_REQUIRE(m.activities().size() == 1u);
         BOOST_TEST(m.duration().ns() >= known.ns());
         BOOST_TEST(!has_finding(m, gpuchrono::codes::kernel_no_activity));
@@ -617,85 +556,6 @@ BOOST_AUTO_TEST_CASE(a_capturing_stream_is_refused) {
     GPUCHRONO_CUDA_CHECK(cudaStreamEndCapture(capture, &graph), "ending the capture");
     (void)cudaGraphDestroy(graph);
     (void)cudaStreamDestroy(capture);
-}
-
-// Thread mode waits for the streams its thread sent work to, not the device (issue 27 item 5): a kernel that another
-// stream runs until released (a held kernel of its own for each way of launching, so that one failure does not hide
-// the others) is still running when each scope's result has been read.
-BOOST_AUTO_TEST_CASE(thread_mode_waits_for_its_threads_streams_not_for_the_device) {
-    const KernelPolicy::Options thread{.count = KernelPolicy::Count::thread};
-    const Duration known = Duration::from_us(50);
-    void* buffer = nullptr;
-    GPUCHRONO_CUDA_CHECK(cudaMalloc(&buffer, 1 << 20), "allocating a buffer to set");
-    auto check = [&](const char* how, HeldKernel& held, const Measurement& m, std::size_t activities) {
-        const bool still_running = held.running();  // first: the result has been read
-        const std::string why = gpuchrono::detail::take_last_thread_mode_device_wait();
-        BOOST_TEST(still_running, how << ": the scope waited for the other stream's kernel"
-                                      << (why.empty() ? std::string() : " (it waited for the device because " + why + ")"));
-        BOOST_TEST(why.empty(), how << ": " << why);
-        BOOST_TEST(!held.watchdog_fired.load(), how << ": the held kernel was released by its watchdog");
-        BOOST_TEST(m.activities().size() == activities, how << ":" << names(m.activities()));
-        BOOST_TEST(!has_finding(m, gpuchrono::codes::kernel_records_late), how);
-        held.release();
-    };
-    {
-        (void)gpuchrono::detail::take_last_thread_mode_device_wait();
-        HeldKernel held;
-        BOOST_REQUIRE(held.running());
-        ScopedTimer<KernelPolicy> t(stream, thread);
-        kernels::launch_spin(known, stream);  // <<<>>>: CUDA 13's __cudaLaunchKernel
-        const Measurement& m = t.stop();
-        const char* unconfirmed = gpuchrono::cupti::probe_kernel_launch_layout();
-        BOOST_TEST_MESSAGE("__cudaLaunchKernel's parameter layout: "
-                           << (unconfirmed ? std::string("unconfirmed: ") + unconfirmed : std::string("confirmed")));
-        check("a <<<>>> launch", held, m, 1);
-        BOOST_TEST(m.duration().ns() >= known.ns());
-    }
-    {
-        (void)gpuchrono::detail::take_last_thread_mode_device_wait();
-        HeldKernel held;
-        BOOST_REQUIRE(held.running());
-        ScopedTimer<KernelPolicy> t(stream, thread);
-        gpuchrono::test::launch_empty_through_cuda_launch_kernel(stream);
-        GPUCHRONO_CUDA_CHECK(cudaMemsetAsync(buffer, 0, 1 << 20, stream), "setting the buffer");
-        check("cudaLaunchKernel and cudaMemsetAsync", held, t.stop(), 2);
-    }
-    {
-        // The per-thread default stream names this thread's own stream; the lazy result is read on another thread.
-        (void)gpuchrono::detail::take_last_thread_mode_device_wait();
-        HeldKernel held;
-        BOOST_REQUIRE(held.running());
-        Measurement lazy;
-        {
-            ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = KernelPolicy::Count::thread,
-                                                                       .wait_at_stop = false});
-            GPUCHRONO_CUDA_CHECK(cudaMemsetAsync(buffer, 1, 1 << 20, cudaStreamPerThread), "setting on the per-thread stream");
-            lazy = t.stop();
-        }
-        std::thread reader([&] { (void)lazy.resolve(); });
-        reader.join();
-        BOOST_TEST((lazy.resolve() == Measurement::State::ok), lazy.error());
-        check("cudaMemsetAsync on cudaStreamPerThread, read on another thread", held, lazy, 1);
-    }
-    (void)cudaFree(buffer);
-}
-
-// A stream destroyed inside the scope, after its thread used it: its handle may not be used again, so the scope
-// waits for the device, and still counts the stream's work.
-BOOST_AUTO_TEST_CASE(thread_mode_counts_work_on_a_stream_destroyed_before_stop) {
-    const Duration known = Duration::from_us(200);
-    (void)gpuchrono::detail::take_last_thread_mode_device_wait();
-    ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = KernelPolicy::Count::thread});
-    cudaStream_t doomed = new_stream();
-    kernels::launch_spin(known, doomed);
-    GPUCHRONO_CUDA_CHECK(cudaStreamDestroy(doomed), "destroying the stream inside the scope");
-    const Measurement& m = t.stop();
-    const std::string why = gpuchrono::detail::take_last_thread_mode_device_wait();
-    BOOST_TEST_MESSAGE("a stream destroyed before stop: waited for the device because " << why);
-    BOOST_TEST(why.find("destroyed") != std::string::npos, why);
-    BOOST_REQUIRE(m.activities().size() == 1u);
-    BOOST_TEST(m.duration().ns() >= known.ns());
-    BOOST_TEST(!has_finding(m, gpuchrono::codes::kernel_records_late));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

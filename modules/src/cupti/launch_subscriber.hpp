@@ -7,7 +7,6 @@
 #pragma once
 
 #include "cupti_library.hpp"
-#include "launch_streams.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -20,18 +19,10 @@ namespace gpuchrono::cupti {
 // The correlation ids of the calls one scope's thread made while the log was open. Only that thread writes it.
 // `expected`: the ids whose work CUPTI must report in a record of its own: every runtime launch/copy/set call,
 // and driver calls made directly (not inside a runtime call, whose record carries the runtime call's id);
-// cudaLaunchHostFunc and cuLaunchHostFunc run no GPU work and are left out, and so are the graph edits
-// (cudaGraphAddMemcpyNode, cuGraphExecMemsetNodeSetParams...), which run nothing.
-// `streams`: where those calls sent their work (read at each call's exit, from its parameters: launch_streams.hpp;
-// calls that failed sent none), so that the scope can wait for those streams only. A driver call made inside a
-// runtime call is read only when the runtime call's own parameters cannot say (CUDA 13's __cudaLaunchKernel).
-// `destructions_at_open`: the number of the process's last stream-destroying call when the log opened
-// (StreamHandlesHold).
+// cudaLaunchHostFunc and cuLaunchHostFunc run no GPU work and are left out.
 struct LaunchLog {
     std::vector<std::uint32_t> correlations;
     std::vector<std::uint32_t> expected;
-    LaunchedStreams streams;
-    std::uint64_t destructions_at_open = 0;
 };
 
 // Subscribes (once per process: later calls return the first call's result), enabling no callback yet: the subscription holds CUPTI's one subscriber slot (if a tool holds it -
@@ -58,39 +49,6 @@ void flush_between_launches(const std::function<void()>& flush);
 // order. Needs the subscriber and its launch callbacks (subscribe_to_launches, enable_launch_callbacks).
 using KernelNameListener = void (*)(const char* symbol) noexcept;
 void set_kernel_name_listener(KernelNameListener listener) noexcept;
-
-// Keeps the stream handles a log recorded usable for the guard's lifetime, or says they may not be. CUDA gives no
-// way to tell a destroyed stream's handle from a live one (using one is undefined: an error at best, another
-// stream that reused the address, or a crash), and a user may destroy a stream the scope's thread used before the
-// scope stops (by any thread). The subscriber sees every call that can end a stream (cudaStreamDestroy,
-// cuStreamDestroy, context destruction and reset, cudaDeviceReset: launch_streams.hpp) and remembers the last 64.
-// `usable()` is false when one made since the log opened destroyed a stream of the log (by its handle: the
-// address may name a new stream since), or every stream of a context or device, or when more than 64 were made
-// since; streams the log never saw do not count (the event pool makes and destroys one of its own). While a guard
-// with usable() true lives, such calls wait at their entry (as launch calls wait for a flush), so the handles
-// stay alive: hold a guard only around calls that return at once (cudaEventRecord, cudaStreamIsCapturing; not a
-// synchronisation, not an event's creation), as a destroying thread waits as long; after 100 ms it goes ahead (a
-// hang would be worse). Without the launch callbacks (none enabled) nothing is seen, and usable() is false.
-class StreamHandlesHold {
-public:
-    explicit StreamHandlesHold(const LaunchLog& log) noexcept;
-    ~StreamHandlesHold();
-    StreamHandlesHold(const StreamHandlesHold&) = delete;
-    StreamHandlesHold& operator=(const StreamHandlesHold&) = delete;
-    bool usable() const noexcept { return holding_; }
-
-private:
-    bool holding_ = false;
-};
-
-// CUPTI's name of a runtime or driver API call ("cudaLaunchKernel_v7000"), for messages; "(runtime cbid 505)" when
-// CUPTI cannot say.
-std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
-
-// The subscriber's callback itself, for tests that drive it with made-up callback data (no CUPTI, no GPU), and
-// what enable_launch_callbacks() sets once CUPTI reports the stream-destroying calls (tests set it by hand).
-CUpti_CallbackFunc launch_callback() noexcept;
-void set_stream_destruction_watched(bool watched) noexcept;
 
 // Open and close a log on the calling thread; logs nest (a scope inside a scope sees its launches in both).
 void open_launch_log(LaunchLog* log);

@@ -35,14 +35,6 @@ const ContextCalls& context_calls() noexcept {
 
 }  // namespace
 
-void* current_context() noexcept {
-    const ContextCalls& calls = context_calls();
-    if (!calls.get_current) return nullptr;
-    CUcontext context = nullptr;
-    if (calls.get_current(&context) != CUDA_SUCCESS) return nullptr;
-    return context;
-}
-
 std::uint64_t current_context_id() noexcept {
     const ContextCalls& calls = context_calls();
     if (!calls.get_current) return 0;

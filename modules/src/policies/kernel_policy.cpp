@@ -1,6 +1,5 @@
 #include <gpuchrono/policies/kernel_policy.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
-#include <gpuchrono/gpu/context_id.hpp>
 #include <gpuchrono/checks/check_gpu_state.hpp>
 
 #include <gpuchrono/checks/finding_catalog.hpp>
@@ -15,16 +14,13 @@
 
 #include "../cupti/activity_buffers.hpp"
 #include "../cupti/cupti_session.hpp"
-#include "../cupti/launch_layout_probe.hpp"
 #include "../cupti/launch_subscriber.hpp"
 #include "../stream_mode/stream_marker.hpp"
-#include "thread_mode_wait.hpp"
 
 #include <gpuchrono/stream_mode/stream_bounds.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <initializer_list>
 #include <iterator>
 #include <mutex>
@@ -63,20 +59,6 @@ private:
     mutable std::mutex mutex_;
     std::vector<std::pair<int, std::uint32_t>> timed_;
 };
-
-namespace {
-std::mutex last_device_wait_mutex;
-std::string last_device_wait;
-void remember_device_wait(const std::string& reason) {
-    std::lock_guard lock(last_device_wait_mutex);
-    last_device_wait = reason;
-}
-}  // namespace
-
-std::string take_last_thread_mode_device_wait() {
-    std::lock_guard lock(last_device_wait_mutex);
-    return std::exchange(last_device_wait, std::string());
-}
 
 // What a scope found once its records were read.
 struct KernelScopeResult {
@@ -126,13 +108,8 @@ public:
             stop_ns_ = session_.timestamp();
             place_mark(true);
         }
-        const bool thread_mode = logging_;
         if (logging_) cupti::close_launch_log(&log_);
         logging_ = false;
-        if (thread_mode) {
-            mark_end_of_launched_work();
-            if (!device_wait_reason_.empty()) remember_device_wait(device_wait_reason_);
-        }
     }
 
     // Lazy stream mode: an event after the scope's work, waited for when the records are wanted.
@@ -150,22 +127,10 @@ public:
         } else if (filter_.stream_only) {
             GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream_),
                                  "waiting for the timed stream of a KernelPolicy scope on device " + std::to_string(device_));
-        } else if (device_wait_reason_.empty()) {
-            for (const StreamEnd& end : stream_ends_) {
-                const std::string what = "waiting for " + describe_stream(end.stream) + " on device " +
-                                         std::to_string(end.event.device()) +
-                                         " (KernelPolicy, thread mode: a stream the scope's thread used)";
-                if (end.event.context_destroyed())
-                    throw CudaError(cudaErrorContextIsDestroyed, "cuCtxGetId(current context)",
-                                    what + ": the device was reset (cudaDeviceReset) after the scope stopped, and its "
-                                           "work was destroyed with the context");
-                GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(end.event.get()), what);
-            }
         } else {
             DeviceGuard on(device_);
-            GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(), "waiting for device " + std::to_string(device_) +
-                                                              " (KernelPolicy, thread mode, waiting for the whole device "
-                                                              "because " + device_wait_reason_ + ")");
+            GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(),
+                                 "waiting for device " + std::to_string(device_) + " (KernelPolicy, thread mode)");
         }
     }
 
@@ -219,74 +184,6 @@ public:
 
 private:
     bool by_marks() const noexcept { return filter_.stream_only; }
-
-    static std::string describe_stream(cudaStream_t s) {
-        if (s == cudaStreamLegacy) return "the legacy default stream";
-        if (s == cudaStreamPerThread) return "the per-thread default stream of the scope's thread";
-        char text[40];
-        std::snprintf(text, sizeof text, "stream %p", static_cast<void*>(s));
-        return text;
-    }
-
-    // Thread mode, at stop, on the scope's thread: an event after the scope's work on each stream its thread sent
-    // work to (the launch log's streams), so that the wait concerns that work only, not the rest of the device (a
-    // kernel another thread or an earlier launch left running on another stream), nor work sent to those streams
-    // after the scope stopped. Events, not stream synchronisations at the wait, because:
-    // - the per-thread default stream (cudaStreamPerThread) names the calling thread's own stream, and a lazy
-    //   scope's wait may run on any thread;
-    // - a stream may be destroyed after the scope stopped and before a lazy scope is read (cudaStreamDestroy lets
-    //   its work finish; an event recorded before stays valid: docs/errors.md).
-    // A stream destroyed before the stop is another matter: its handle is dead, and CUDA cannot tell a dead handle
-    // from a live one (it may answer an error, name a new stream that reused the address, or crash). The launch
-    // subscriber sees every call that can destroy a stream or a context; when one destroyed a stream of the scope,
-    // or a context, while the scope was open (made by any thread), the scope waits for the whole device as before,
-    // and the hold keeps any from running while the events are recorded. It also waits for the device when a
-    // call's stream could not be read (launch_streams.hpp), when a call ran in another context than the one current
-    // now (a device switched inside the scope: the pseudo-handles of the default streams, and the pool's events,
-    // belong to the current one), and when a stream is being captured now (no event can be recorded into it
-    // without joining the capture).
-    // The legacy default stream is waited for like any other; an event on it also follows the work of the blocking
-    // streams enqueued before it, as any work on that stream does (PITFALLS #12).
-    void mark_end_of_launched_work() {
-        const cupti::LaunchedStreams& streams = log_.streams;
-        if (!streams.known()) {
-            device_wait_reason_ = "the scope's thread made a call whose stream the library cannot read (" +
-                                  cupti::callback_name(streams.unknown_domain(), streams.unknown_cbid()) + ")";
-            return;
-        }
-        if (streams.size() == 0) return;  // no call sent work: nothing to wait for
-        RelaxedCaptureMode relaxed;       // the legacy stream and another thread's global-mode capture
-        void* const context = detail::current_context();
-        const int device = current_device();
-        // The events first: a pool that has none left creates one, which may take long, and the hold below
-        // keeps other threads' stream destruction waiting while it lasts.
-        std::vector<StreamEnd> ends(streams.size());
-        for (StreamEnd& end : ends) end.event = EventPool::instance().acquire(device);
-        const cupti::StreamHandlesHold hold(log_);
-        if (!hold.usable()) {
-            device_wait_reason_ = "a stream the scope's thread used, or a context, was destroyed while the scope ran "
-                                  "(or the library could not tell: more than 64 streams destroyed meanwhile, or "
-                                  "CUPTI refused to report their destruction)";
-            return;
-        }
-        for (std::size_t i = 0; i < streams.size(); ++i) {
-            const cupti::LaunchedStream& s = streams[i];
-            if (static_cast<void*>(s.context) != context || context == nullptr) {
-                device_wait_reason_ = "the scope's thread sent work to " + describe_stream(s.stream) +
-                                      " in another CUDA context than the one current at stop";
-                return;
-            }
-            if (stream_is_capturing(s.stream)) {
-                device_wait_reason_ = describe_stream(s.stream) + ", which the scope's thread used, is capturing a graph";
-                return;
-            }
-            GPUCHRONO_CUDA_CHECK(cudaEventRecord(ends[i].event.get(), s.stream),
-                                 "recording the end of a KernelPolicy thread-mode scope's work on " +
-                                     describe_stream(s.stream) + " of device " + std::to_string(device));
-            ends[i].stream = s.stream;
-        }
-        stream_ends_ = std::move(ends);
-    }
 
     void place_mark(bool stop) {
         DeviceGuard on(device_);  // a runtime launch goes to the current device's context
@@ -476,12 +373,6 @@ private:
     std::uint32_t token_ = 0;          // stream mode: the token of the scope's two marks
     std::uint64_t dropped_at_start_ = 0;
     EventLease stop_event_;
-    struct StreamEnd {
-        EventLease event;
-        cudaStream_t stream = nullptr;
-    };
-    std::vector<StreamEnd> stream_ends_;  // thread mode: an event after the scope's work on each of its streams
-    std::string device_wait_reason_;      // thread mode: set when the scope waits for the whole device instead
     std::mutex mutex_;
     std::optional<KernelScopeResult> result_;
 };
@@ -540,11 +431,6 @@ KernelPolicy::KernelPolicy(cudaStream_t stream, Options options)
             if (options_.if_unavailable == IfUnavailable::throw_error)
                 throw TimerError("gpuchrono: KernelPolicy (thread mode) needs CUPTI's launch callbacks: " + *e);
             unavailable_ = *e;
-        } else {
-            // Once per process, here rather than in a scope: lets thread mode read the stream of CUDA 13's
-            // kernel<<<>>> launches (launch_layout_probe.hpp). Unconfirmed, those launches are read through the
-            // driver launch inside them, or the scope waits for the device.
-            (void)cupti::probe_kernel_launch_layout();
         }
     }
 }

@@ -13,10 +13,6 @@ namespace gpuchrono::detail {
 // current yet on this thread, or a context that has been destroyed). Never throws, never creates a context.
 std::uint64_t current_context_id() noexcept;
 
-// The CUDA context current on this thread (a CUcontext, as void* to keep cuda.h out of this header); null when none
-// is current or the driver cannot say. Never throws, never creates a context.
-void* current_context() noexcept;
-
 // The id of the context the runtime uses for the current device, creating or re-creating the device's
 // primary context if there is none (after cudaDeviceReset) exactly as the next runtime call would.
 // 0 when the driver cannot say (the context ids need a CUDA 12.0 driver).
