@@ -74,7 +74,9 @@ BOOST_AUTO_TEST_CASE(the_gap_runs_from_the_latest_end_of_earlier_work_on_the_dev
 
 BOOST_AUTO_TEST_CASE(work_still_running_when_the_first_activity_starts_leaves_no_gap) {
     // A long kernel of another stream began before and ends after the first activity's start: the device was busy.
-    const std::vector<KernelActivity> held = {work("long", t - 50 * us, t + 500 * us, 9), work("old", t - 900 * us, t - 800 * us)};
+    // (The first activity's own stream has no earlier work here; a stream idle past its threshold would attach
+    // the finding on its own: a_stream_idle_past_its_threshold_attaches_the_finding_though_the_device_was_busy.)
+    const std::vector<KernelActivity> held = {work("long", t - 50 * us, t + 500 * us, 9), work("old", t - 900 * us, t - 800 * us, 9)};
     const idle::IdleGap g = gap_of(held);
     BOOST_TEST(g.known);
     BOOST_TEST(g.gap_ns == 0u);
@@ -188,6 +190,50 @@ BOOST_AUTO_TEST_CASE(the_finding_starts_at_the_threshold_and_carries_the_numbers
     BOOST_TEST(f->fix.find("docs/pitfalls.md") != std::string::npos, f->fix);
     const auto with_drops = idle::idle_before_finding(at, 12);
     BOOST_TEST(with_drops->message.find("CUPTI has dropped 12 records") != std::string::npos, with_drops->message);
+}
+
+// The readings stretched on the H100 followed 200-860 us of idle on their own stream while other threads'
+// streams kept the device busy until 21-86 us before: the stream's gap attaches the finding on its own.
+BOOST_AUTO_TEST_CASE(a_stream_idle_past_its_threshold_attaches_the_finding_though_the_device_was_busy) {
+    const std::uint64_t stream_threshold = idle::stream_idle_threshold_ns;
+    BOOST_TEST(stream_threshold == 150 * us);
+    // Its own stream (7) last ran 300 us before, another stream (9) until 30 us before.
+    const idle::IdleGap g = gap_of({work("own", t - 400 * us, t - 300 * us, 7), work("other", t - 80 * us, t - 30 * us, 9), first});
+    BOOST_TEST(g.gap_ns == 30 * us);
+    BOOST_TEST(g.stream_known);
+    BOOST_TEST(g.stream_gap_ns == 300 * us);
+    const auto f = idle::idle_before_finding(g);
+    BOOST_REQUIRE(f.has_value());
+    BOOST_TEST(f->evidence_or("stream_idle_gap_ns", -1) == static_cast<double>(300 * us));
+    BOOST_TEST(f->evidence_or("idle_gap_ns", -1) == static_cast<double>(30 * us));
+    BOOST_TEST(f->message.find("stream 7 of device 0 had run none of this process's work for 300") != std::string::npos,
+               f->message);
+    BOOST_TEST(f->fix.find("an idle gap of 300") != std::string::npos, f->fix);
+    // Below the stream's threshold, with the device busy: nothing.
+    const idle::IdleGap short_gap = gap_of({work("own", t - 200 * us, t - stream_threshold + 1, 7),
+                                            work("other", t - 80 * us, t - 30 * us, 9), first});
+    BOOST_TEST(short_gap.stream_gap_ns == stream_threshold - 1);
+    BOOST_TEST(!idle::idle_before_finding(short_gap).has_value());
+    // Marks on the stream are not work there either.
+    const idle::IdleGap marked = gap_of({work("own", t - 400 * us, t - 300 * us, 7), mark(t - 5 * us, t - 3 * us, 7),
+                                         work("other", t - 80 * us, t - 30 * us, 9), first});
+    BOOST_TEST(marked.stream_gap_ns == 300 * us);
+    // A stream with no work since the records began says nothing beyond the device's gap.
+    const idle::IdleGap fresh = gap_of({work("other", t - 80 * us, t - 30 * us, 9), first});
+    BOOST_TEST(!fresh.stream_known);
+    BOOST_TEST(!idle::idle_before_finding(fresh).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(the_store_keeps_the_latest_end_of_each_stream_before_a_window) {
+    cupti::ActivityStore store;
+    store.add({work("a", 100, 200, 7), work("b", 300, 400, 9)});
+    const cupti::ActivityStore::Window w = store.open_window(1000);
+    store.add({work("late a", 500, 600, 7), work("after", 1100, 1200, 7)});  // delivered after it opened
+    BOOST_TEST(store.prior_work(w, 0, 7).stream_work_end_ns == 600u);
+    BOOST_TEST(store.prior_work(w, 0, 9).stream_work_end_ns == 400u);
+    BOOST_TEST(store.prior_work(w, 0, 11).stream_work_end_ns == 0u);
+    BOOST_TEST(store.prior_work(w, 0, 7).work_end_ns == 600u);
+    store.close_window(w);
 }
 
 BOOST_AUTO_TEST_CASE(the_store_keeps_the_latest_end_before_each_window_whatever_the_order_of_delivery) {

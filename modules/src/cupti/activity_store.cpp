@@ -30,9 +30,10 @@ void prune_ends(std::set<std::uint64_t>& ends, std::uint64_t floor) {
 
 ActivityStore::Window ActivityStore::open_window(std::uint64_t start_ns) {
     std::lock_guard lock(mutex_);
-    OpenWindow open{start_ns, {}};
+    OpenWindow open{start_ns, {}, {}};
     open.delivered_before.reserve(ends_.size());
-    for (const DeviceEnds& d : ends_) open.delivered_before.push_back({latest(d.work), latest(d.marks)});
+    for (const DeviceEnds& d : ends_) open.delivered_before.push_back({latest(d.work), latest(d.marks), 0});
+    for (const auto& [key, ends] : stream_ends_) open.stream_delivered_before.emplace(key, latest(ends));
     const Window w = next_window_++;
     windows_.emplace(w, std::move(open));
     return w;
@@ -51,6 +52,7 @@ void ActivityStore::add(std::vector<KernelActivity> records) {
         const auto d = static_cast<std::size_t>(r.device);
         if (ends_.size() <= d) ends_.resize(d + 1);
         (stream_mode::is_stream_mark(r) ? ends_[d].marks : ends_[d].work).insert(r.end_ns);
+        if (!stream_mode::is_stream_mark(r)) stream_ends_[{r.device, r.stream}].insert(r.end_ns);
     }
     if (!windows_.empty())
         records_.insert(records_.end(), std::make_move_iterator(records.begin()), std::make_move_iterator(records.end()));
@@ -65,6 +67,19 @@ void ActivityStore::add_dropped(std::uint64_t count) {
 std::uint64_t ActivityStore::dropped() const {
     std::lock_guard lock(mutex_);
     return dropped_;
+}
+
+ActivityStore::PriorWork ActivityStore::prior_work(Window w, int device, std::uint32_t stream) const {
+    PriorWork prior = prior_work(w, device);
+    std::lock_guard lock(mutex_);
+    const auto open = windows_.find(w);
+    if (open == windows_.end() || device < 0) return prior;
+    const std::pair<int, std::uint32_t> key{device, stream};
+    if (const auto it = open->second.stream_delivered_before.find(key); it != open->second.stream_delivered_before.end())
+        prior.stream_work_end_ns = it->second;
+    if (const auto it = stream_ends_.find(key); it != stream_ends_.end())
+        prior.stream_work_end_ns = std::max(prior.stream_work_end_ns, latest_before(it->second, open->second.start_ns));
+    return prior;
 }
 
 ActivityStore::PriorWork ActivityStore::prior_work(Window w, int device) const {
@@ -121,6 +136,15 @@ void ActivityStore::prune_locked() {
     for (DeviceEnds& d : ends_) {
         prune_ends(d.work, earliest);
         prune_ends(d.marks, earliest);
+    }
+    for (auto& [key, ends] : stream_ends_) prune_ends(ends, earliest);
+    // Streams come and go: beyond max_streams_kept the ones whose latest work is oldest are forgotten (a scope
+    // on one of them then finds its stream's gap unknown, and falls back to the device's).
+    while (stream_ends_.size() > max_streams_kept) {
+        auto oldest = stream_ends_.begin();
+        for (auto it = stream_ends_.begin(); it != stream_ends_.end(); ++it)
+            if (latest(it->second) < latest(oldest->second)) oldest = it;
+        stream_ends_.erase(oldest);
     }
     if (windows_.empty()) {
         records_.clear();

@@ -14,12 +14,18 @@ std::string span(std::uint64_t ns) { return to_string(Duration::from_ns(static_c
 }  // namespace
 
 std::optional<Finding> idle_before_finding(const IdleGap& gap, std::uint64_t dropped_records) {
-    if (gap.gap_ns < idle_gap_threshold_ns) return std::nullopt;
-    if (!gap.known && gap.recording_since_ns == 0) return std::nullopt;  // no idea when the records began
+    const bool device_idle = gap.gap_ns >= idle_gap_threshold_ns && (gap.known || gap.recording_since_ns != 0);
+    // Unknown on the stream (never used since the records began) says nothing the device's gap does not.
+    const bool stream_idle = gap.stream_known && gap.stream_gap_ns >= stream_idle_threshold_ns;
+    if (!device_idle && !stream_idle) return std::nullopt;
     const std::string device = "device " + std::to_string(gap.device);
     const std::string first = gap.first_name + " (stream " + std::to_string(gap.stream) + ")";
     std::string message;
-    if (gap.known) {
+    if (!device_idle) {
+        message = "stream " + std::to_string(gap.stream) + " of " + device + " had run none of this process's work for " +
+                  span(gap.stream_gap_ns) + " before the scope's first activity, " + gap.first_name +
+                  ", started on it (the device's other streams ran work until " + span(gap.gap_ns) + " before)";
+    } else if (gap.known) {
         message = device + " had run none of this process's work for " + span(gap.gap_ns) + " before the scope's first activity, " +
                   first + ", started";
         if (gap.last_work_name)
@@ -38,13 +44,16 @@ std::optional<Finding> idle_before_finding(const IdleGap& gap, std::uint64_t dro
         message += "; CUPTI has dropped " + std::to_string(dropped_records) +
                    " records in this process, and a dropped record of earlier work makes the gap look longer";
     std::vector<Evidence> evidence = {{"idle_gap_ns", static_cast<double>(gap.gap_ns)},
+                                      {"stream_idle_gap_ns", static_cast<double>(gap.stream_gap_ns)},
+                                      {"stream_gap_known", gap.stream_known ? 1.0 : 0.0},
+                                      {"stream_threshold_ns", static_cast<double>(stream_idle_threshold_ns)},
                                       {"gap_known", gap.known ? 1.0 : 0.0},
                                       {"threshold_ns", static_cast<double>(idle_gap_threshold_ns)},
                                       {"device", static_cast<double>(gap.device)},
                                       {"stream", static_cast<double>(gap.stream)}};
     if (gap.mark_gap_ns) evidence.push_back({"mark_gap_ns", static_cast<double>(*gap.mark_gap_ns)});
     const std::string fix = "warm the GPU / keep work queued: the first kernel after an idle gap of " +
-                            span(gap.gap_ns) + (gap.known ? "" : " or more") +
+                            span(device_idle ? gap.gap_ns : gap.stream_gap_ns) + (!device_idle || gap.known ? "" : " or more") +
                             " runs up to ~1-2 us longer on an H100 (docs/pitfalls.md): launch the timed work behind "
                             "other work (a warm-up launch just before it), or discard the reading";
     return make_finding(codes::gpu_idle_before, std::move(message), std::move(evidence), fix);

@@ -277,7 +277,7 @@ private:
         if (!window_) return std::nullopt;
         const cupti::ActivityStore& store = session_.store();
         const idle_gap::IdleGap gap =
-            idle_gap::idle_gap(first, held, store.prior_work(*window_, first.device), store.recording_since());
+            idle_gap::idle_gap(first, held, store.prior_work(*window_, first.device, first.stream), store.recording_since());
         return idle_gap::idle_before_finding(gap, store.dropped());
     }
 

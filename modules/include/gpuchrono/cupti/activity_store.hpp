@@ -27,6 +27,7 @@
 #include <mutex>
 #include <set>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace gpuchrono::cupti {
@@ -40,6 +41,7 @@ public:
     struct PriorWork {
         std::uint64_t work_end_ns = 0;  // kernels, copies and sets that are not stream marks
         std::uint64_t mark_end_ns = 0;  // the library's stream marks (stream_bounds.hpp), any scope's
+        std::uint64_t stream_work_end_ns = 0;  // work (not marks) on the one stream asked about, if one was
     };
 
     Window open_window(std::uint64_t start_ns);
@@ -51,6 +53,8 @@ public:
 
     // What ran on `device` before the window's start (see above). A closed or unknown window gives none.
     PriorWork prior_work(Window w, int device) const;
+    // The same, with the latest end of work on `stream` (CUPTI's id) of that device.
+    PriorWork prior_work(Window w, int device, std::uint32_t stream) const;
 
     // When CUPTI's activity records began (or began again, after the range profiler had silenced them) for the
     // process: before it, no record says whether a device was busy. 0 until set.
@@ -71,6 +75,7 @@ private:
     struct OpenWindow {
         std::uint64_t start_ns = 0;
         std::vector<PriorWork> delivered_before;  // by device: the latest ends given before the window opened
+        std::map<std::pair<int, std::uint32_t>, std::uint64_t> stream_delivered_before;  // by (device, stream)
     };
     struct DeviceEnds {
         std::set<std::uint64_t> work, marks;
@@ -82,6 +87,10 @@ private:
     std::vector<KernelActivity> records_;
     std::map<Window, OpenWindow> windows_;
     std::vector<DeviceEnds> ends_;  // by device (see above)
+    // The same for work by (device, stream): the first kernel on a stream idle for a fifth of a millisecond ran
+    // long on the H100 while other streams kept the device busy (idle_gap.hpp). At most max_streams_kept entries.
+    std::map<std::pair<int, std::uint32_t>, std::set<std::uint64_t>> stream_ends_;
+    static constexpr std::size_t max_streams_kept = 1024;
     Window next_window_ = 1;
     std::uint64_t dropped_ = 0;
     std::uint64_t recording_since_ = 0;

@@ -12,6 +12,9 @@
 // empty one-block kernel does not keep the GPU warm, so counting marks as work would hide every such reading. The
 // latest mark is reported beside the gap instead.
 //
+// Two gaps are measured: the device's (any stream) and the first activity's own stream's; either long enough
+// attaches the finding (idle_gap_finding.hpp).
+//
 // What is seen: CUPTI's records of this process only. Another process's kernels may have kept the GPU busy
 // through the gap (the finding says so). A record that has not arrived when the scope reads its own (CUPTI
 // delivers in any order) can only make the gap look longer than it was: the finding may then be attached where
@@ -50,6 +53,13 @@ struct IdleGap {
     std::uint64_t recording_since_ns = 0;
     // The same for the library's stream marks (any scope's): none if no mark was recorded on the device before.
     std::optional<std::uint64_t> mark_gap_ns;
+    // The idle time of the first activity's own stream (its work, marks left out), as gap_ns is the device's;
+    // `stream_known` false: no work recorded on the stream since the records began (the time since then).
+    // On the H100 the readings stretched with nothing beside them followed 200-860 us of idle on their stream
+    // while other threads' streams kept the device busy until 21-86 us before (bench/kernel_policy [10],
+    // 2026-11-25): the stream's gap is what tells them.
+    std::uint64_t stream_gap_ns = 0;
+    bool stream_known = true;
 };
 
 // The idle time before `first` on its device. `held`: records the scope holds (any device, any order; those that
