@@ -172,6 +172,38 @@ BOOST_AUTO_TEST_CASE(a_graph_launch_of_three_spins_gives_three_activities) {
     (void)cudaStreamDestroy(capture);
 }
 
+// Building a graph inside a thread-mode scope (nodes of copies and sets, added and edited) enqueues nothing: the
+// scope must not wait for records of those calls (none ever come) nor report them late.
+BOOST_AUTO_TEST_CASE(a_graph_built_inside_a_thread_mode_scope_is_not_waited_for) {
+    void* buffer = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaMalloc(&buffer, 1 << 20), "allocating the buffer the graph's nodes set and copy");
+    ScopedTimer<KernelPolicy> t(stream, KernelPolicy::Options{.count = KernelPolicy::Count::thread});
+    kernels::launch_spin(Duration::from_us(20), stream);
+    cudaGraph_t graph = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaGraphCreate(&graph, 0), "creating a graph");
+    cudaMemsetParams set{};
+    set.dst = buffer;
+    set.value = 0;
+    set.elementSize = 1;
+    set.width = 1 << 20;
+    set.height = 1;
+    cudaGraphNode_t set_node = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaGraphAddMemsetNode(&set_node, graph, nullptr, 0, &set), "adding a memset node");
+    cudaGraphNode_t copy_node = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&copy_node, graph, &set_node, 1, static_cast<char*>(buffer) + (1 << 19),
+                                                  buffer, 1 << 19, cudaMemcpyDeviceToDevice),
+                         "adding a memcpy node");
+    set.value = 1;
+    GPUCHRONO_CUDA_CHECK(cudaGraphMemsetNodeSetParams(set_node, &set), "editing the memset node");
+    const Measurement& m = t.stop();
+    (void)cudaGraphDestroy(graph);
+    (void)cudaFree(buffer);
+    BOOST_TEST_MESSAGE("thread mode, a spin and a graph built: " << m.duration() << names(m.activities()));
+    BOOST_TEST(!has_finding(m, gpuchrono::codes::kernel_records_late), "a graph's construction was waited for as work");
+    BOOST_REQUIRE(m.activities().size() == 1u);
+    BOOST_TEST(m.activities()[0].name.find("spin_kernel") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_library_call_shows_its_internal_kernels_by_name) {
     kernels::CubSum sum(1 << 24);
     sum.launch(stream);  // warm: CUB's kernels are loaded lazily
