@@ -69,29 +69,24 @@ std::uint64_t ActivityStore::dropped() const {
     return dropped_;
 }
 
-ActivityStore::PriorWork ActivityStore::prior_work(Window w, int device, std::uint32_t stream) const {
-    PriorWork prior = prior_work(w, device);
-    std::lock_guard lock(mutex_);
-    const auto open = windows_.find(w);
-    if (open == windows_.end() || device < 0) return prior;
-    const std::pair<int, std::uint32_t> key{device, stream};
-    if (const auto it = open->second.stream_delivered_before.find(key); it != open->second.stream_delivered_before.end())
-        prior.stream_work_end_ns = it->second;
-    if (const auto it = stream_ends_.find(key); it != stream_ends_.end())
-        prior.stream_work_end_ns = std::max(prior.stream_work_end_ns, latest_before(it->second, open->second.start_ns));
-    return prior;
-}
-
-ActivityStore::PriorWork ActivityStore::prior_work(Window w, int device) const {
+ActivityStore::PriorWork ActivityStore::prior_work(Window w, int device, std::optional<std::uint32_t> stream) const {
     std::lock_guard lock(mutex_);
     const auto open = windows_.find(w);
     if (open == windows_.end() || device < 0) return {};
+    const std::uint64_t start = open->second.start_ns;
     const auto d = static_cast<std::size_t>(device);
     PriorWork prior;
     if (d < open->second.delivered_before.size()) prior = open->second.delivered_before[d];
     if (d < ends_.size()) {
-        prior.work_end_ns = std::max(prior.work_end_ns, latest_before(ends_[d].work, open->second.start_ns));
-        prior.mark_end_ns = std::max(prior.mark_end_ns, latest_before(ends_[d].marks, open->second.start_ns));
+        prior.work_end_ns = std::max(prior.work_end_ns, latest_before(ends_[d].work, start));
+        prior.mark_end_ns = std::max(prior.mark_end_ns, latest_before(ends_[d].marks, start));
+    }
+    if (stream) {
+        const std::pair<int, std::uint32_t> key{device, *stream};
+        if (const auto it = open->second.stream_delivered_before.find(key); it != open->second.stream_delivered_before.end())
+            prior.stream_work_end_ns = it->second;
+        if (const auto it = stream_ends_.find(key); it != stream_ends_.end())
+            prior.stream_work_end_ns = std::max(prior.stream_work_end_ns, latest_before(it->second, start));
     }
     return prior;
 }

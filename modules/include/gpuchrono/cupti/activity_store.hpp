@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <utility>
@@ -51,10 +52,9 @@ public:
     void add_dropped(std::uint64_t count);
     std::uint64_t dropped() const;
 
-    // What ran on `device` before the window's start (see above). A closed or unknown window gives none.
-    PriorWork prior_work(Window w, int device) const;
-    // The same, with the latest end of work on `stream` (CUPTI's id) of that device.
-    PriorWork prior_work(Window w, int device, std::uint32_t stream) const;
+    // What ran on `device` before the window's start (see above), and, given a `stream` (CUPTI's id), the latest
+    // end of work on that stream. A closed or unknown window gives none.
+    PriorWork prior_work(Window w, int device, std::optional<std::uint32_t> stream = std::nullopt) const;
 
     // When CUPTI's activity records began (or began again, after the range profiler had silenced them) for the
     // process: before it, no record says whether a device was busy. 0 until set.

@@ -1,5 +1,6 @@
 // gpu-idle-before: a KernelPolicy reading whose first activity started after its device had run none of the
-// process's work for at least idle_gap_threshold_ns (idle_gap.hpp measures the gap). Pure, so CPU tests can feed
+// process's work for at least idle_gap_threshold_ns, or its stream for stream_idle_threshold_ns (idle_gap.hpp
+// measures both gaps). Pure, so CPU tests can feed
 // it any gap.
 #pragma once
 
@@ -25,8 +26,9 @@ inline constexpr std::uint64_t idle_gap_threshold_ns = 100'000;
 inline constexpr std::uint64_t stream_idle_threshold_ns = 150'000;
 
 // The finding, when the device's gap is at least idle_gap_threshold_ns or the stream's at least
-// stream_idle_threshold_ns (a gap known only as a lower bound counts when that bound is). `dropped_records`: CUPTI's drops in the process so far (a dropped record of earlier work would make the gap
-// look longer; the message says so).
+// stream_idle_threshold_ns (a device gap known only as a lower bound counts when that bound is; an unknown stream
+// gap does not). `dropped_records`: CUPTI's drops in the process so far (a dropped record of earlier work would
+// make the gap look longer; the message says so).
 std::optional<Finding> idle_before_finding(const IdleGap& gap, std::uint64_t dropped_records = 0);
 
 }  // namespace gpuchrono::idle_gap

@@ -7,8 +7,9 @@
 //
 // `work` runs once per counter pass (CUPTI's user replay), each run a full pass over every kernel it launches:
 // one range per launch, named by the kernel, as a MetricsScope gives them. Unlike a MetricsScope's kernel
-// replay, no device memory is saved and restored per launch, and CUPTI's cost per pass (about 12 ms on an H100,
-// docs/metrics.md) is paid once per pass for all the kernels `work` launches, not once per kernel. `work` must
+// replay, no device memory is saved and restored per launch, and CUPTI's cost per pass (3 ms for a light pass,
+// ~20 ms for one of DRAM or L2 counters on an H100, docs/metrics.md) is paid once for all the kernels `work`
+// launches, not once per kernel. `work` must
 // launch the same kernels in the same order on every run (a benchmark step: what it writes it may write again)
 // and may return before they complete; each pass is waited for. measure()'s `metrics` option is this, after
 // its timing samples.
