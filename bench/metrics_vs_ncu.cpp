@@ -8,10 +8,11 @@
 //   bench_metrics_vs_ncu                 in-process values and times; lines "VALUE set kernel metric value unit"
 //                                        and "TIME set kernel first_ms median_ms passes" (MetricsScope, kernel
 //                                        replay), "UTIME ..."/"UVALUE ..." (measure(), user replay, cold caches),
-//                                        "CTIME set all first_ms median_ms passes"/"CVALUE ..." (one collect()
-//                                        over the three kernels, cold caches: the per-pass cost shared), and
-//                                        "FLOOR set median_ms passes" (collect() of an empty kernel: CUPTI's own
-//                                        cost per pass, whatever the kernel)
+//                                        "CTIME set all first_ms median_ms passes kernels"/"CVALUE ..." (one
+//                                        collect() over the three kernels, cold caches: the per-pass cost
+//                                        shared), "FLOOR set median_ms passes" (collect() of a trivial kernel:
+//                                        CUPTI's own cost per collection, whatever the kernel) and "FLOOR4 set
+//                                        median_ms" (the same with a 4-range counter-data image)
 //   bench_metrics_vs_ncu --launch-only [--repeat N]   only the launches (each kernel N times), for ncu
 #include <gpuchrono/api.hpp>
 
@@ -39,6 +40,39 @@ struct Kernel {
     const char* name;  // as the profiler names its range
     std::function<void(cudaStream_t)> launch;
 };
+
+// Six collections of one kind: the first (which builds the set's configuration and enables a profiler) apart,
+// the median of the other five, and the last one's result. Timed by the wall clock around the call, or by the
+// result's own collection_ns (measure(), whose timing samples are not part of it).
+enum class Clock { wall, collection_ns };
+struct Runs {
+    double first_ms = 0;
+    double median_ms = 0;
+    gpuchrono::metrics::MetricsResult last;
+};
+
+Runs six_runs(const std::function<gpuchrono::metrics::MetricsResult()>& once, Clock clock = Clock::wall) {
+    Runs r;
+    std::vector<double> ms;
+    for (int i = 0; i < 6; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        r.last = once();
+        const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        ms.push_back(clock == Clock::wall ? wall : r.last.collection_ns / 1e6);
+    }
+    r.first_ms = ms.front();
+    std::sort(ms.begin() + 1, ms.end());
+    r.median_ms = ms[1 + (ms.size() - 1) / 2];
+    return r;
+}
+
+// "TAG set kernel metric value unit" per value, as bench/metrics_vs_ncu.sh reads them.
+void print_values(const char* tag, const char* set, const gpuchrono::metrics::MetricsResult& r) {
+    for (const auto& km : r.kernels)
+        for (const auto& v : km.values)
+            std::printf("%s %s %s %s %.6g %s\n", tag, set, km.kernel.c_str(), v.name.c_str(), v.value,
+                        v.unit.empty() ? "-" : v.unit.c_str());
+}
 
 }  // namespace
 
@@ -90,29 +124,19 @@ int main(int argc, char** argv) {
         std::printf("device: %s, %d SMs, CUDA %d\n", prop.name, sms, CUDART_VERSION);
         for (const char* set : {"memory", "compute", "speed_of_light"}) {
             for (const Kernel& k : kernels) {
-                std::vector<double> ms;
-                gpuchrono::metrics::MetricsResult last;
-                for (int i = 0; i < 6; ++i) {
-                    const auto t0 = std::chrono::steady_clock::now();
+                const Runs r = six_runs([&] {
                     gpuchrono::metrics::MetricsScope scope({set});
                     k.launch(nullptr);
-                    last = scope.stop();
-                    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-                }
-                const double first = ms.front();
-                std::vector<double> rest(ms.begin() + 1, ms.end());
-                std::sort(rest.begin(), rest.end());
-                std::printf("TIME %s %s %.3f %.3f %zu\n", set, k.name, first, rest[rest.size() / 2], last.passes);
-                for (const auto& km : last.kernels)
-                    for (const auto& v : km.values)
-                        std::printf("VALUE %s %s %s %.6g %s\n", set, km.kernel.c_str(), v.name.c_str(), v.value,
-                                    v.unit.empty() ? "-" : v.unit.c_str());
-                for (const auto& n : last.notes) std::printf("NOTE %s %s %s\n", set, k.name, n.c_str());
+                    return scope.stop();
+                });
+                std::printf("TIME %s %s %.3f %.3f %zu\n", set, k.name, r.first_ms, r.median_ms, r.last.passes);
+                print_values("VALUE", set, r.last);
+                for (const auto& n : r.last.notes) std::printf("NOTE %s %s %s\n", set, k.name, n.c_str());
             }
         }
         // measure()'s path: user replay (the callable run once per pass), its collection time from the record
-        // (session opened to values evaluated; the timing samples are not in it). Graph method: KernelPolicy's
-        // activity session would disable the profiler after every collection (docs/metrics.md).
+        // (session opened to values evaluated; the timing samples are not in it). The graph method: the kernel
+        // method's KernelPolicy scopes would disable the kept profiler before every collection (docs/metrics.md).
         for (const char* set : {"memory", "compute", "speed_of_light"}) {
             for (const Kernel& k : kernels) {
                 gpuchrono::MeasureOptions options;
@@ -121,22 +145,12 @@ int main(int argc, char** argv) {
                 options.method = gpuchrono::Method::graph;
                 options.min_samples = 3;
                 options.max_samples = 3;
-                std::vector<double> ms;
-                gpuchrono::metrics::MetricsResult last;
-                for (int i = 0; i < 6; ++i) {
-                    const gpuchrono::Series s = gpuchrono::measure(k.name, nullptr, k.launch, options);
-                    last = *s.measure_record()->kernel_metrics;
-                    ms.push_back(last.collection_ns / 1e6);
-                }
-                const double first = ms.front();
-                std::vector<double> rest(ms.begin() + 1, ms.end());
-                std::sort(rest.begin(), rest.end());
-                std::printf("UTIME %s %s %.3f %.3f %zu\n", set, k.name, first, rest[rest.size() / 2], last.passes);
-                for (const auto& km : last.kernels)
-                    for (const auto& v : km.values)
-                        std::printf("UVALUE %s %s %s %.6g %s\n", set, km.kernel.c_str(), v.name.c_str(), v.value,
-                                    v.unit.empty() ? "-" : v.unit.c_str());
-                for (const auto& n : last.notes) std::printf("UNOTE %s %s %s\n", set, k.name, n.c_str());
+                const Runs r = six_runs(
+                    [&] { return *gpuchrono::measure(k.name, nullptr, k.launch, options).measure_record()->kernel_metrics; },
+                    Clock::collection_ns);
+                std::printf("UTIME %s %s %.3f %.3f %zu\n", set, k.name, r.first_ms, r.median_ms, r.last.passes);
+                print_values("UVALUE", set, r.last);
+                for (const auto& n : r.last.notes) std::printf("UNOTE %s %s %s\n", set, k.name, n.c_str());
             }
         }
         // One collect() over the three kernels: CUPTI's cost per pass is paid once for all three, as ncu's
@@ -147,49 +161,23 @@ int main(int argc, char** argv) {
         for (const char* set : {"memory", "compute", "speed_of_light"}) {
             gpuchrono::metrics::CollectOptions options;
             options.cold_caches = true;
-            std::vector<double> ms;
-            gpuchrono::metrics::MetricsResult last;
-            for (int i = 0; i < 6; ++i) {
-                const auto t0 = std::chrono::steady_clock::now();
-                last = gpuchrono::metrics::collect({set}, all_three, options);
-                ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-            }
-            const double first = ms.front();
-            std::vector<double> rest(ms.begin() + 1, ms.end());
-            std::sort(rest.begin(), rest.end());
-            std::printf("CTIME %s all %.3f %.3f %zu %zu\n", set, first, rest[rest.size() / 2], last.passes, last.kernels.size());
-            for (const auto& km : last.kernels)
-                for (const auto& v : km.values)
-                    std::printf("CVALUE %s %s %s %.6g %s\n", set, km.kernel.c_str(), v.name.c_str(), v.value,
-                                v.unit.empty() ? "-" : v.unit.c_str());
-            for (const auto& n : last.notes) std::printf("CNOTE %s %s\n", set, n.c_str());
+            const Runs r = six_runs([&] { return gpuchrono::metrics::collect({set}, all_three, options); });
+            std::printf("CTIME %s all %.3f %.3f %zu %zu\n", set, r.first_ms, r.median_ms, r.last.passes, r.last.kernels.size());
+            print_values("CVALUE", set, r.last);
+            for (const auto& n : r.last.notes) std::printf("CNOTE %s %s\n", set, n.c_str());
         }
-        // CUPTI's floor: the same collection of one trivial kernel (nothing to count, nothing to flush).
+        // CUPTI's floor: the same collection of one trivial kernel (nothing to count, nothing to flush), with the
+        // image collect() starts with (16 ranges), then with one of 4 ranges: what the image's size costs.
+        const auto trivial = [&] { metric_kernels::launch_first_named(out, nullptr); };
         for (const char* set : {"memory", "compute", "speed_of_light"}) {
-            std::vector<double> ms;
-            std::size_t passes = 0;
-            for (int i = 0; i < 6; ++i) {
-                const auto t0 = std::chrono::steady_clock::now();
-                passes = gpuchrono::metrics::collect({set}, [&] { metric_kernels::launch_first_named(out, nullptr); }).passes;
-                ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-            }
-            std::vector<double> rest(ms.begin() + 1, ms.end());
-            std::sort(rest.begin(), rest.end());
-            std::printf("FLOOR %s %.3f %zu\n", set, rest[rest.size() / 2], passes);
+            const Runs r = six_runs([&] { return gpuchrono::metrics::collect({set}, trivial); });
+            std::printf("FLOOR %s %.3f %zu\n", set, r.median_ms, r.last.passes);
         }
-        // The same with a counter-data image for 4 ranges instead of 256: what the image's size costs.
         for (const char* set : {"memory", "compute", "speed_of_light"}) {
             gpuchrono::metrics::CollectOptions small;
             small.max_kernels = 4;
-            std::vector<double> ms;
-            for (int i = 0; i < 6; ++i) {
-                const auto t0 = std::chrono::steady_clock::now();
-                (void)gpuchrono::metrics::collect({set}, [&] { metric_kernels::launch_first_named(out, nullptr); }, small);
-                ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-            }
-            std::vector<double> rest(ms.begin() + 1, ms.end());
-            std::sort(rest.begin(), rest.end());
-            std::printf("FLOOR4 %s %.3f\n", set, rest[rest.size() / 2]);
+            const Runs r = six_runs([&] { return gpuchrono::metrics::collect({set}, trivial, small); });
+            std::printf("FLOOR4 %s %.3f\n", set, r.median_ms);
         }
         return 0;
     } catch (const std::exception& e) {
