@@ -1,4 +1,5 @@
 #include "launch_warmup.hpp"
+#include "tracked_devices.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
@@ -16,9 +17,8 @@ namespace {
 
 __global__ void warmup_kernel() {}
 
-constexpr int tracked_devices = 64;
 std::array<std::atomic<bool>, tracked_devices> module_loaded{};
-std::array<std::atomic<bool>, tracked_devices> settled{};  // settle_launches ran for the device  // per device; beyond 64 every call is a first use
+std::array<std::atomic<bool>, tracked_devices> settled{};  // settle_launches ran for the device; beyond tracked_devices every call is a first use
 constexpr int first_use_extra_launches = 4;
 
 void launch_once(cudaStream_t stream) {
@@ -29,13 +29,11 @@ void launch_once(cudaStream_t stream) {
         "launching the warm-up kernel before a timer's interval");
 }
 
-bool tracked_device(int device) { return device >= 0 && device < tracked_devices; }
-
 }  // namespace
 
 void launch_warmup_kernel(cudaStream_t stream, int device) {
     DeviceGuard on(device);  // a runtime launch goes to the current device's context
-    const bool tracked = device >= 0 && device < tracked_devices;
+    const bool tracked = is_tracked_device(device);
     if (!tracked || !module_loaded[static_cast<std::size_t>(device)].load(std::memory_order_relaxed)) {
         launch_once(stream);
         // The first timer of a process did the most first-use work just now (NVML's initialisation, the event
@@ -52,7 +50,7 @@ void launch_warmup_kernel(cudaStream_t stream, int device) {
 }
 
 bool launches_settled(int device) noexcept {
-    return tracked_device(device) && settled[static_cast<std::size_t>(device)].load(std::memory_order_relaxed);
+    return is_tracked_device(device) && settled[static_cast<std::size_t>(device)].load(std::memory_order_relaxed);
 }
 
 int settle_launches(cudaStream_t stream, int device, bool stream_idle) {
@@ -71,7 +69,7 @@ int settle_launches(cudaStream_t stream, int device, bool stream_idle) {
         cheapest = std::min(cheapest, took);
         in_a_row = took * 4 <= cheapest * 5 ? in_a_row + 1 : 0;
     }
-    if (tracked_device(device)) {
+    if (is_tracked_device(device)) {
         module_loaded[static_cast<std::size_t>(device)].store(true, std::memory_order_relaxed);
         settled[static_cast<std::size_t>(device)].store(true, std::memory_order_relaxed);
     }

@@ -3,9 +3,13 @@
 #include <gpuchrono/policies/event_floor.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 
+#include "../gpu/tracked_devices.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
@@ -16,6 +20,15 @@ namespace gpuchrono {
 namespace {
 
 constexpr int floor_pairs = 15;
+
+// Every checked scope reads its device's floor at its stop: for the tracked devices that is an atomic load,
+// not a lock and a map lookup. Zero-initialised (no constructor to run), so a timer during static
+// initialisation finds "not measured" rather than a floor of 0. Devices beyond them keep the map.
+struct TrackedFloor {
+    std::atomic<bool> known{false};  // set (release) once `ns` holds the floor
+    std::atomic<double> ns{0.0};
+};
+std::array<TrackedFloor, detail::tracked_devices> tracked_floors{};
 
 struct Floors {
     std::mutex mutex;
@@ -66,12 +79,22 @@ Duration measure_floor(int device) {
 Duration event_pair_floor(int device) {
     if (auto known = known_event_pair_floor(device)) return *known;
     const Duration measured = measure_floor(device);
-    std::lock_guard lock(floors().mutex);
     // Two threads may both have measured; the first value stays so every caller sees one floor.
-    return floors().by_device.emplace(device, measured).first->second;
+    std::lock_guard lock(floors().mutex);
+    if (!detail::is_tracked_device(device)) return floors().by_device.emplace(device, measured).first->second;
+    TrackedFloor& slot = tracked_floors[static_cast<std::size_t>(device)];
+    if (slot.known.load(std::memory_order_relaxed)) return Duration::from_ns(slot.ns.load(std::memory_order_relaxed));
+    slot.ns.store(measured.ns(), std::memory_order_relaxed);
+    slot.known.store(true, std::memory_order_release);
+    return measured;
 }
 
 std::optional<Duration> known_event_pair_floor(int device) noexcept {
+    if (detail::is_tracked_device(device)) {
+        const TrackedFloor& slot = tracked_floors[static_cast<std::size_t>(device)];
+        if (!slot.known.load(std::memory_order_acquire)) return std::nullopt;
+        return Duration::from_ns(slot.ns.load(std::memory_order_relaxed));
+    }
     std::lock_guard lock(floors().mutex);
     auto it = floors().by_device.find(device);
     if (it == floors().by_device.end()) return std::nullopt;
