@@ -1,9 +1,12 @@
 #include <gpuchrono/core/switch_setting.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 
+#include "tracked_devices.hpp"
+
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -148,9 +151,19 @@ std::optional<unsigned> other_processes(const Nvml& n, nvmlDevice_t handle, std:
     return count == 0 ? 0u : count - 1;
 }
 
-constexpr int tracked_devices = 64;
-std::array<std::atomic<long long>, tracked_devices> last_read_ns{};  // steady_clock ns of the last read; 0: never
+std::array<std::atomic<long long>, detail::tracked_devices> last_read_ns{};  // due_clock_ns() of the last read; 0: never
 std::atomic<bool> unavailable_said{false};
+
+// The clock of the due check, which every checked scope makes: the kernel's tick-granular monotonic clock
+// (1-4 ms steps against a 250 ms interval) is a plain memory read, where steady_clock::now() cost 46 ns on the
+// H100 VM (bench/kernel_policy [1]), about 0.015x of a raw event pair.
+long long due_clock_ns() noexcept {
+    timespec t{};
+    if (clock_gettime(CLOCK_MONOTONIC_COARSE, &t) != 0)
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    return static_cast<long long>(t.tv_sec) * 1'000'000'000LL + t.tv_nsec;
+}
 
 long long now_ns() noexcept {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -159,12 +172,12 @@ long long now_ns() noexcept {
 
 // The latest read's other processes, per device, for the readings between reads. `others_known` is the fast
 // path of every reading: 0 when the latest read listed none.
-std::array<std::atomic<int>, tracked_devices> others_known{};
+std::array<std::atomic<int>, detail::tracked_devices> others_known{};
 std::mutex remembered_mutex;
 std::map<int, std::pair<long long, OtherProcesses>>* remembered = new std::map<int, std::pair<long long, OtherProcesses>>();
 
 void remember_processes(int device, const GpuState& s) {
-    if (device < 0 || device >= tracked_devices) return;
+    if (!detail::is_tracked_device(device)) return;
     OtherProcesses o;
     o.device = device;
     const unsigned self = static_cast<unsigned>(getpid());
@@ -181,7 +194,7 @@ void remember_processes(int device, const GpuState& s) {
 
 std::optional<OtherProcesses> recent_other_processes(int device) noexcept {
     try {
-        if (device < 0 || device >= tracked_devices || others_known[static_cast<std::size_t>(device)].load(std::memory_order_relaxed) == 0)
+        if (!detail::is_tracked_device(device) || others_known[static_cast<std::size_t>(device)].load(std::memory_order_relaxed) == 0)
             return std::nullopt;
         std::lock_guard lock(remembered_mutex);
         const auto it = remembered->find(device);
@@ -241,8 +254,8 @@ EarlyNvml early_nvml;  // after `chosen`, which gpu_state_enabled reads, in this
 
 std::optional<GpuState> sample_gpu_state(int device) noexcept {
     try {
-        if (device < 0 || device >= tracked_devices || !gpu_state_enabled()) return std::nullopt;
-        const long long now = now_ns();
+        if (!detail::is_tracked_device(device) || !gpu_state_enabled()) return std::nullopt;
+        const long long now = due_clock_ns();
         long long last = last_read_ns[static_cast<std::size_t>(device)].load(std::memory_order_relaxed);
         if (last != 0 && now - last < static_cast<long long>(gpu_state_interval.ns())) return std::nullopt;
         // One thread wins the read; the others skip it.
