@@ -1,7 +1,8 @@
 // EventPool: timing events are created once per device and reused, so a warm ScopedTimer<EventPolicy>
 // makes no cudaEventCreate call (creation costs microseconds and can synchronise).
 //
-// The pool is process-wide and thread-safe. Its events are destroyed at exit (before the CUDA runtime's own
+// The pool is process-wide and thread-safe; each thread keeps its last timer's pair of events for its next one
+// (no lock per scope), and the pool takes those pairs back whenever it counts or releases its events. Its events are destroyed at exit (before the CUDA runtime's own
 // teardown) and by gpuchrono::release_pools() (gpu/pools.hpp); the pool object itself is never destroyed, so a
 // lease that ends during static destruction still finds it. Events are tagged with the CUDA context they were
 // made in (gpu/context_id.hpp): after cudaDeviceReset the old ones are forgotten, never lent or destroyed again.
@@ -12,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 
 namespace gpuchrono {
@@ -38,6 +40,10 @@ public:
     // dead and must not be passed to CUDA. False when alive or unknown. Two driver calls, no synchronisation.
     bool context_destroyed() const noexcept;
 
+    // Ends both leases together, as a timer's start and stop events go back: into this thread's slot for its
+    // next timer when the slot is empty, else to the pool with one lock instead of two.
+    static void return_together(EventLease& a, EventLease& b) noexcept;
+
 private:
     int device_ = -1;
     cudaEvent_t event_ = nullptr;
@@ -51,7 +57,8 @@ public:
     // A timing-enabled event (cudaEventDefault: spin-waits, no BlockingSync latency) on `device`.
     // Creates one only when the device's free list is empty. Throws CudaError.
     EventLease acquire(int device);
-    // Two events at once, for a timer's start and stop: one device check, one context check and one lock.
+    // Two events at once, for a timer's start and stop: the pair this thread gave back last when it is of this
+    // device and the current context (one context check, no lock), else from the pool under its lock.
     std::pair<EventLease, EventLease> acquire_pair(int device);
 
     // Counters for tests and reports, on `device`: events ever created, events free now, events destroyed
@@ -69,8 +76,11 @@ public:
 
 private:
     friend class EventLease;
+    friend struct ThreadPairSlot;  // event_pool.cpp: each thread keeps its last timer's pair
     EventPool() = default;
-    void release(int device, cudaEvent_t event, std::uint64_t context) noexcept;
+    // Keeps a timer's returned pair in this thread's slot for its next timer; false when the slot is taken.
+    bool keep_for_this_thread(int device, cudaEvent_t start, cudaEvent_t stop, std::uint64_t context) noexcept;
+    void release(int device, std::span<const cudaEvent_t> events, std::uint64_t context) noexcept;
     template <std::size_t N>
     std::array<EventLease, N> acquire_n(int device);
     struct Impl;
