@@ -18,7 +18,7 @@ namespace gpuchrono {
 struct EventIntervalObservation {
     bool idle_at_start = false;         // cudaStreamQuery returned cudaSuccess just before the start record
     bool idle_at_stop = false;          // ... just before the stop record
-    Duration host_time{};               // host steady_clock from just before the start record to just before the stop record
+    Duration host_time{};               // host steady_clock from just before the start record to just before the stop record (read after an idle start only: 0 otherwise)
     std::optional<Duration> interval;   // the event interval, once it has been read
     ModuleLoading loading = ModuleLoading::unknown;  // names lazy loading as a likely cause when it is on
 };
