@@ -21,7 +21,7 @@
 //      before them), and the idle gaps eager scopes one after another leave (the gpu-idle-before threshold);
 //  11. issue 27: EventPolicy readings of spin(20 us) beside a second process spinning on the GPU: how many stretched
 //      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists.
-// `--stretched-only` runs [10] alone.
+// `--stretched-only` runs [10] alone; `--costs-only` runs [1] alone.
 // [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
 // first EventPolicy scope's median excess against issue 27's 3% target.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
@@ -483,9 +483,10 @@ void event_costs(cudaStream_t stream) {
          [&] {
              int device = -1;
              GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
-             const auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
+             auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
              GPUCHRONO_CUDA_CHECK(cudaEventRecord(start.get(), stream), "pooled start");
              GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "pooled stop");
+             gpuchrono::EventLease::return_together(start, stop);  // as a timer's pair goes back
          },
          // The checked mode's floor: the raw pair with every CUDA call its checks make on this path (a busy stream,
          // no capture, NVML not due), in place, without the library's C++ around them. Each costs more here
@@ -504,6 +505,51 @@ void event_costs(cudaStream_t stream) {
              (void)gpuchrono::stream_is_capturing(stream);
              (void)gpuchrono::current_device();
              GPUCHRONO_CUDA_CHECK(cudaEventRecord(b, stream), "raw stop");
+         },
+         // The floor again with the library's own leaf steps added in place, in two layers, so that what the
+         // full scope costs beyond them is the structure around (Measurement, pending interval, ScopedTimer):
+         // (6) the pooled pair instead of the raw events; (7) plus the NVTX range and the per-device state the
+         // checks read (GPU-state due check, floor, other processes). Behind queued work a scope reads no host clock.
+         [&] {
+             (void)gpuchrono::stream_is_capturing(stream);
+             int device = -1;
+             std::pair<gpuchrono::EventLease, gpuchrono::EventLease> pair;
+             {
+                 gpuchrono::RelaxedCaptureMode relaxed;
+                 GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
+                 (void)gpuchrono::stream_is_idle(stream);
+                 pair = gpuchrono::EventPool::instance().acquire_pair(device);
+                 (void)gpuchrono::current_device();
+             }
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(pair.first.get(), stream), "pooled start");
+             (void)gpuchrono::stream_is_capturing(stream);
+             (void)gpuchrono::current_device();
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(pair.second.get(), stream), "pooled stop");
+             gpuchrono::EventLease::return_together(pair.first, pair.second);
+         },
+         [&] {
+             gpuchrono::detail::prepare_nvtx();
+             (void)gpuchrono::stream_is_capturing(stream);
+             int device = -1;
+             std::pair<gpuchrono::EventLease, gpuchrono::EventLease> pair;
+             gpuchrono::detail::NvtxRange range;
+             {
+                 gpuchrono::RelaxedCaptureMode relaxed;
+                 GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
+                 (void)gpuchrono::stream_is_idle(stream);
+                 (void)gpuchrono::sample_gpu_state(device);
+                 pair = gpuchrono::EventPool::instance().acquire_pair(device);
+                 (void)gpuchrono::current_device();
+             }
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(pair.first.get(), stream), "pooled start");
+             range = gpuchrono::detail::NvtxRange("event");
+             (void)gpuchrono::stream_is_capturing(stream);
+             (void)gpuchrono::current_device();
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(pair.second.get(), stream), "pooled stop");
+             range.end();
+             (void)gpuchrono::recent_other_processes(device);
+             (void)gpuchrono::known_event_pair_floor(device);
+             gpuchrono::EventLease::return_together(pair.first, pair.second);
          }},
         stream, 41, 200, queue_work);
     const Interleaved eager = interleaved(
@@ -527,6 +573,9 @@ void event_costs(cudaStream_t stream) {
                 lazy.ns[4], lazy.ratio[4], lazy.ns[2] - lazy.ns[4]);
     std::printf("    the raw pair + the CUDA calls of EventPolicy's checks, in place (its floor with every check on) %7.0f "
                 "(%.2fx); EventPolicy's own C++ beyond them %+.0f ns\n", lazy.ns[5], lazy.ratio[5], lazy.ns[1] - lazy.ns[5]);
+    std::printf("    the floor with the pooled pair %7.0f (%.2fx); with the library's leaf steps too (NVTX range, "
+                "GPU-state due check, floor, other processes) %7.0f (%.2fx); EventPolicy beyond them (Measurement, "
+                "pending interval, ScopedTimer) %+.0f ns\n", lazy.ns[6], lazy.ratio[6], lazy.ns[7], lazy.ratio[7], lazy.ns[1] - lazy.ns[7]);
     std::printf("  eager, idle stream (pair + wait + read; EventPolicy reports timed-stream-idle): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", eager.ns[0],
                 eager.ns[1], eager.ratio[1], eager.ns[2], eager.ratio[2]);
     // What each check costs, one call at a time.
@@ -560,7 +609,10 @@ void event_costs(cudaStream_t stream) {
         {"stream_is_capturing (checked)", [&] { (void)gpuchrono::stream_is_capturing(stream); }},
         {"stream_device", [&] { (void)gpuchrono::stream_device(stream); }},
         {"runtime_context_id", [&] { (void)gpuchrono::detail::runtime_context_id(); }},
-        {"EventPool acquire_pair+release", [&] { auto p = gpuchrono::EventPool::instance().acquire_pair(dev); }},
+        {"EventPool acquire_pair+return_together", [&] {
+             auto p = gpuchrono::EventPool::instance().acquire_pair(dev);
+             gpuchrono::EventLease::return_together(p.first, p.second);
+         }},
         {"known_event_pair_floor", [&] { (void)gpuchrono::known_event_pair_floor(dev); }},
         {"sample_gpu_state (not due)", [&] { (void)gpuchrono::sample_gpu_state(dev); }},
         {"NVTX range push+pop", [&] { gpuchrono::detail::NvtxRange r("event"); }},
@@ -1002,6 +1054,11 @@ int main(int argc, char** argv) try {
             return 1;
         }
         overlap_flags();
+        return 0;
+    }
+    // [1] alone: EventPolicy's host cost, quick to repeat in alternating processes of two builds (issue 27 item 3).
+    if (argc == 2 && std::strcmp(argv[1], "--costs-only") == 0) {
+        event_costs(stream);
         return 0;
     }
     const bool issue27 = argc == 2 && std::strcmp(argv[1], "--issue27") == 0;  // [2], [9], [10], [3], [4] only
