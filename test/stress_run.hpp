@@ -177,9 +177,15 @@ private:
         const double lower = kind == event || kind == event_lazy ? config_.spin.ns() - 500.0 : config_.spin.ns();
         if (!(d.ns() >= lower) || !(d < elapsed())) {
             ++t.out_of_range;
-            if (t.out_of_range_examples.size() < 5)
+            if (t.out_of_range_examples.size() < 5) {
+                // Whether the reading said itself that it cannot be trusted (kernel-records-late, ...) decides
+                // whether it is a flagged late delivery or a silent wrong number.
+                std::string codes;
+                for (const gpuchrono::Finding& f : m.findings()) codes += (codes.empty() ? "" : " ") + f.code;
                 t.out_of_range_examples.push_back(gpuchrono::to_string(d) + " (spin " + gpuchrono::to_string(config_.spin) +
-                                                  ", run so far " + gpuchrono::to_string(elapsed()) + ")");
+                                                  ", run so far " + gpuchrono::to_string(elapsed()) + ", findings: " +
+                                                  (codes.empty() ? "none" : codes) + ")");
+            }
         }
         ++t.ok;
         t.min = std::min(t.min, d);
