@@ -87,17 +87,26 @@ struct EventPool::Impl {
         return 0;
     }
 
+    // Takes a full slot's pair over into the pool (put_back_locked): returns how many of `events` the caller
+    // must destroy outside the lock (only once closed). Under `mutex`.
+    std::size_t take_over_locked(ThreadPair& t, std::array<cudaEvent_t, 2>& events, int& device) {
+        int full = ThreadPair::full;
+        if (!t.state.compare_exchange_strong(full, ThreadPair::taking, std::memory_order_acquire)) return 0;
+        events = {t.start, t.stop};
+        device = t.device;
+        const std::uint64_t context = t.context;
+        t.state.store(ThreadPair::empty, std::memory_order_release);
+        return put_back_locked(device, events, context);
+    }
+
     // Takes every thread's idle pair into the free lists, so that counting and releasing see them. Under `mutex`.
+    // Once closed, a pair kept in the moment before (keep_for_this_thread read `closing` just before close() set
+    // it) stays in its slot and is destroyed when its thread ends.
     void gather_thread_pairs_locked() {
-        for (ThreadPair* t : thread_pairs) {
-            int full = ThreadPair::full;
-            if (!t->state.compare_exchange_strong(full, ThreadPair::taking, std::memory_order_acquire)) continue;
-            const std::array<cudaEvent_t, 2> both = {t->start, t->stop};
-            const int device = t->device;
-            const std::uint64_t context = t->context;
-            t->state.store(ThreadPair::empty, std::memory_order_release);
-            (void)put_back_locked(device, both, context);  // not closed: close() gathers before it closes
-        }
+        if (closed) return;
+        std::array<cudaEvent_t, 2> events{};
+        int device = -1;
+        for (ThreadPair* t : thread_pairs) (void)take_over_locked(*t, events, device);
     }
 };
 
@@ -152,15 +161,10 @@ struct ThreadPairSlot {
         {
             std::lock_guard lock(impl.mutex);
             std::erase(impl.thread_pairs, pair);
-            int full = ThreadPair::full;
-            if (pair->state.compare_exchange_strong(full, ThreadPair::empty, std::memory_order_acquire)) {
-                both = {pair->start, pair->stop};
-                device = pair->device;
-                try {
-                    destroy_now = impl.put_back_locked(device, both, pair->context);
-                } catch (...) {
-                    // Out of memory growing the free list: the two events leak.
-                }
+            try {
+                destroy_now = impl.take_over_locked(*pair, both, device);
+            } catch (...) {
+                // Out of memory growing the free list: the two events leak.
             }
         }
         for (std::size_t i = 0; i < destroy_now; ++i) destroy_event(device, both[i], nullptr);
