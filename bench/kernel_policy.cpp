@@ -21,7 +21,8 @@
 //      before them), and the idle gaps eager scopes one after another leave (the gpu-idle-before threshold);
 //  11. issue 27: EventPolicy readings of spin(20 us) beside a second process spinning on the GPU: how many stretched
 //      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists.
-// `--stretched-only` runs [10] alone; `--costs-only` runs [1] alone.
+// `--stretched-only [CSV]` runs [10] alone (CSV: one row per reading, with the stream's and device's idle time
+// before it, to check gpu-idle-before's thresholds against every reading); `--costs-only` runs [1] alone.
 // [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
 // first EventPolicy scope's median excess against issue 27's 3% target.
 // Not a test: it asserts nothing. Run on a GPU: bench_kernel_policy
@@ -39,18 +40,23 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include <gpuchrono/core/device.hpp>
+#include <gpuchrono/core/measurement.hpp>  // detail::PendingInterval, for [1]'s in-place layers
 #include <gpuchrono/gpu/context_id.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
@@ -444,6 +450,30 @@ Interleaved interleaved(const std::vector<std::function<void()>>& scopes, cudaSt
     return out;
 }
 
+// The minimal mode's pending interval as event_policy.cpp has it (PlainPendingInterval), for [1]'s in-place layers:
+// the two pooled events held until the interval is read or dropped, then handed back together.
+class HeldPair final : public gpuchrono::detail::PendingInterval {
+public:
+    HeldPair(gpuchrono::EventLease start, gpuchrono::EventLease stop) : start_(std::move(start)), stop_(std::move(stop)) {}
+    ~HeldPair() override { gpuchrono::EventLease::return_together(start_, stop_); }
+    Duration resolve() override {
+        std::lock_guard lock(mutex_);
+        if (!value_) {
+            GPUCHRONO_CUDA_CHECK(cudaEventSynchronize(stop_.get()), "waiting for a held pair");
+            float ms = 0.0f;
+            GPUCHRONO_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()), "reading a held pair");
+            value_ = Duration::from_ms(static_cast<double>(ms));
+        }
+        return *value_;
+    }
+
+private:
+    std::mutex mutex_;
+    gpuchrono::EventLease start_;
+    gpuchrono::EventLease stop_;
+    std::optional<Duration> value_;
+};
+
 void event_costs(cudaStream_t stream) {
     std::printf("\n[1] host ns per scope, EventPolicy vs raw event calls (empty scopes; interleaved rounds, median of "
                 "the per-round means and of the per-round ratios)\n");
@@ -550,6 +580,35 @@ void event_costs(cudaStream_t stream) {
              (void)gpuchrono::recent_other_processes(device);
              (void)gpuchrono::known_event_pair_floor(device);
              gpuchrono::EventLease::return_together(pair.first, pair.second);
+         },
+         // The minimal mode's structure taken apart in place, on top of (4): (8) the NVTX range ScopedTimer opens
+         // after the start record and closes after the stop record; (9) plus the pending interval that holds the
+         // pair (allocated, handed to a Measurement, that Measurement moved into one the scope keeps, all of it
+         // freed at the scope's end, the pair going back to the pool). What (2) costs beyond (9) is the
+         // ScopedTimer and EventPolicy objects themselves.
+         [&] {
+             gpuchrono::detail::prepare_nvtx();
+             int device = -1;
+             GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
+             auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(start.get(), stream), "pooled start");
+             gpuchrono::detail::NvtxRange range("event");
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "pooled stop");
+             range.end();
+             gpuchrono::EventLease::return_together(start, stop);
+         },
+         [&] {
+             gpuchrono::Measurement kept;
+             gpuchrono::detail::prepare_nvtx();
+             int device = -1;
+             GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
+             auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(start.get(), stream), "pooled start");
+             gpuchrono::detail::NvtxRange range("event");
+             GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "pooled stop");
+             kept = gpuchrono::Measurement::pending(
+                 "event", std::make_shared<HeldPair>(std::move(start), std::move(stop)), device);
+             range.end();
          }},
         stream, 41, 200, queue_work);
     const Interleaved eager = interleaved(
@@ -576,6 +635,9 @@ void event_costs(cudaStream_t stream) {
     std::printf("    the floor with the pooled pair %7.0f (%.2fx); with the library's leaf steps too (NVTX range, "
                 "GPU-state due check, floor, other processes) %7.0f (%.2fx); EventPolicy beyond them (Measurement, "
                 "pending interval, ScopedTimer) %+.0f ns\n", lazy.ns[6], lazy.ratio[6], lazy.ns[7], lazy.ratio[7], lazy.ns[1] - lazy.ns[7]);
+    std::printf("    the minimal mode's structure in place: (4) + the NVTX range %7.0f (%.2fx); + the pending interval and "
+                "its Measurement %7.0f (%.2fx); the ScopedTimer and EventPolicy objects beyond them %+.0f ns\n",
+                lazy.ns[8], lazy.ratio[8], lazy.ns[9], lazy.ratio[9], lazy.ns[2] - lazy.ns[9]);
     std::printf("  eager, idle stream (pair + wait + read; EventPolicy reports timed-stream-idle): raw %7.0f | EventPolicy %7.0f (%.2fx) | minimal %7.0f (%.2fx)\n", eager.ns[0],
                 eager.ns[1], eager.ratio[1], eager.ns[2], eager.ratio[2]);
     // What each check costs, one call at a time.
@@ -809,7 +871,7 @@ void stream_scope_vs_records(cudaStream_t stream) {
 // [10] Four threads, each timing 200 spin(20 us) with lazy stream-mode scopes on its own stream, 5 runs. A reading
 // more than 500 ns above the thread-free median was stretched by something; each must carry a finding (issue 27,
 // item 4): concurrent-work-overlapped when other work ran beside it, gpu-idle-before when the device had run none of
-// the process's work for 100 us or more before it (idle_gap_finding.hpp).
+// the process's work for 100 us or more before it, or the scope's stream none for 80 us (idle_gap_finding.hpp).
 bool carries(const gpuchrono::Measurement& m, std::string_view code) {
     return std::any_of(m.findings().begin(), m.findings().end(), [&](const gpuchrono::Finding& f) { return f.code == code; });
 }
@@ -820,7 +882,7 @@ double evidence(const gpuchrono::Measurement& m, std::string_view code, const st
     return -1;
 }
 
-void overlap_flags() {
+void overlap_flags(const char* csv_path = nullptr) {
     std::printf("\n[10] 4 threads x 200 lazy stream-mode scopes of spin(20 us), own streams, 5 runs: readings > thread-free "
                 "median + 500 ns, and which finding each carries (concurrent-work-overlapped, gpu-idle-before)\n");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
@@ -847,6 +909,13 @@ void overlap_flags() {
                                 static_cast<double>(solo_readings[i - 1].activities().back().end_ns));
     }
     const double median = spread(alone).median;
+    std::FILE* csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
+    if (csv_path && !csv) {
+        std::fprintf(stderr, "bench_kernel_policy: cannot write %s: %s\n", csv_path, std::strerror(errno));
+        std::exit(2);
+    }
+    if (csv)
+        std::fprintf(csv, "run,thread,scope,ns,over_median_ns,overlap,idle,stream_idle_ns,device_idle_ns,idle_gap_ns,mark_gap_ns\n");
     std::printf("  thread-free median %.0f ns (p95 %.0f); eager scopes one after another leave the device idle "
                 "%.1f us (p5 %.1f, p95 %.1f, max %.1f) between kernels\n",
                 median, spread(alone).p95, spread(solo_gaps).median / 1e3, spread(solo_gaps).p5 / 1e3,
@@ -919,6 +988,22 @@ void overlap_flags() {
                 const gpuchrono::Measurement& m = series[si].measurements()[mi];
                 const bool overlap = carries(m, overlap_code), idle = carries(m, idle_code);
                 elsewhere += carries(m, gpuchrono::codes::kernel_activity_elsewhere);
+                if (csv && !m.activities().empty()) {
+                    // Its stream's idle time (its own thread's previous kernel) and the device's (every thread's
+                    // counted work) before it, from all records in hindsight; -1 where nothing came before.
+                    const std::uint64_t first = m.activities().front().start_ns;
+                    long long stream_idle = -1, device_idle = -1;
+                    if (mi > 0 && !series[si].measurements()[mi - 1].activities().empty())
+                        stream_idle = static_cast<long long>(first) -
+                                      static_cast<long long>(series[si].measurements()[mi - 1].activities().back().end_ns);
+                    std::uint64_t last_end = 0;
+                    for (const Span& o : all)
+                        if (o.start < first) last_end = std::max(last_end, o.end);
+                    if (last_end > 0) device_idle = last_end >= first ? 0 : static_cast<long long>(first - last_end);
+                    std::fprintf(csv, "%d,%zu,%zu,%.0f,%.0f,%d,%d,%lld,%lld,%.0f,%.0f\n", run, si, mi, m.duration().ns(),
+                                 m.duration().ns() - median, overlap, idle, stream_idle, device_idle,
+                                 evidence(m, idle_code, "idle_gap_ns"), evidence(m, idle_code, "mark_gap_ns"));
+                }
                 overlap_total += overlap;
                 idle_total += idle;
                 if (m.duration().ns() > median + 500) {
@@ -954,6 +1039,10 @@ void overlap_flags() {
                     run, stretched, overlap_flagged, idle_flagged, unflagged, worst_unflagged, overlap_total, idle_total,
                     idle_not_stretched, elsewhere);
         std::printf("  => issue 27 target (every stretched reading carries a finding): %s\n", unflagged == 0 ? "met" : "missed");
+    }
+    if (csv && std::fclose(csv) != 0) {
+        std::fprintf(stderr, "bench_kernel_policy: writing %s failed\n", csv_path);
+        std::exit(2);
     }
 }
 
@@ -1048,12 +1137,12 @@ int main(int argc, char** argv) try {
         return 0;
     }
     // [10] alone: which stretched readings carry a finding (issue 27 item 4), quick to repeat in fresh processes.
-    if (argc == 2 && std::strcmp(argv[1], "--stretched-only") == 0) {
+    if ((argc == 2 || argc == 3) && std::strcmp(argv[1], "--stretched-only") == 0) {
         if (!KernelPolicy::available()) {
             std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
             return 1;
         }
-        overlap_flags();
+        overlap_flags(argc == 3 ? argv[2] : nullptr);
         return 0;
     }
     // [1] alone: EventPolicy's host cost, quick to repeat in alternating processes of two builds (issue 27 item 3).
