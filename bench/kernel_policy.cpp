@@ -20,7 +20,10 @@
 //      unflagged ones sat (other threads' work in hindsight, how long their stream and the device had been idle
 //      before them), and the idle gaps eager scopes one after another leave (the gpu-idle-before threshold);
 //  11. issue 27: EventPolicy readings of spin(20 us) beside a second process spinning on the GPU: how many stretched
-//      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists.
+//      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists;
+//  12. issue 27: spin(20 us) scopes of one thread while another thread makes driver calls that launch nothing
+//      (stream, event, memory create and destroy): which readings are stretched, and whether they carry a finding.
+// `--churn-only [hot]` runs [12] alone (hot: after a 300 ms spin on every SM);
 // `--stretched-only [CSV]` runs [10] alone (CSV: one row per reading, with the stream's and device's idle time
 // before it, to check gpu-idle-before's thresholds against every reading); `--costs-only` runs [1] alone.
 // [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
@@ -39,6 +42,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
@@ -1110,6 +1114,101 @@ void other_process(const char* self, cudaStream_t stream) {
                 stretched == flagged ? "met" : "missed");
 }
 
+// [12] What stretches a kernel with nothing else running: one thread times 1000 lazy stream-mode KernelPolicy scopes
+// of spin(20 us) one after another on its own stream (the host paces them: on the H100 the stream idles 15-55 us
+// between the spins, printed for each stretched one) while a second thread of the process does nothing (twice),
+// or creates and destroys streams, or events, or allocates and frees 1 MiB, in a loop that launches no work; three
+// rounds. Readings more than 500 ns over the first batch's median, and how many carry a finding. Two of [10]'s
+// stretched readings (2026-11-26) followed only 28-32 us of idle, while the other threads of their run were
+// destroying their streams: this asks whether such calls of another thread slow a running stream's kernels.
+// `--churn-only hot` runs a 300 ms spin on every SM first, so that the rounds start at a settled SM clock.
+void churn_stretch(bool preheat) {
+    std::printf("\n[12] 1000 lazy stream-mode scopes of spin(20 us) one after another, while another thread loops "
+                "driver calls that launch nothing: readings > quiet median + 500 ns, and how many carry a finding\n");
+    gpuchrono::ScopedFindingReaction quiet_findings(gpuchrono::Reaction::collect);
+    const Duration d = Duration::from_us(20);
+    struct Churn { const char* name; std::function<void()> step; };
+    const auto sleeps = [] { std::this_thread::sleep_for(std::chrono::microseconds(20)); };
+    const std::vector<Churn> churns = {
+        {"nothing (sleeps 20 us)", sleeps},
+        {"nothing (sleeps 20 us), again", sleeps},
+        {"cudaStreamCreate + cudaStreamDestroy", [] {
+             cudaStream_t s = nullptr;
+             GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a churn stream");
+             GPUCHRONO_CUDA_CHECK(cudaStreamDestroy(s), "destroying a churn stream");
+         }},
+        {"cudaEventCreate + cudaEventDestroy", [] {
+             cudaEvent_t e = nullptr;
+             GPUCHRONO_CUDA_CHECK(cudaEventCreate(&e), "creating a churn event");
+             GPUCHRONO_CUDA_CHECK(cudaEventDestroy(e), "destroying a churn event");
+         }},
+        {"cudaMalloc + cudaFree (1 MiB)", [] {
+             void* p = nullptr;
+             GPUCHRONO_CUDA_CHECK(cudaMalloc(&p, 1u << 20), "allocating churn memory");
+             GPUCHRONO_CUDA_CHECK(cudaFree(p), "freeing churn memory");
+         }},
+    };
+    cudaStream_t timed = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&timed, cudaStreamNonBlocking), "creating the timed stream");
+    if (preheat) {
+        // The SM clock rises from idle (345 MHz on the H100) to its maximum over the first work of a process: the
+        // GPU is kept busy first, so the rounds start at a settled clock.
+        std::printf("  pre-heated: one spin(300 ms) on all SMs first\n");
+        int sms = 0;
+        GPUCHRONO_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the SM count");
+        kernels::launch_spin(Duration::from_ms(300), timed, static_cast<unsigned>(sms));
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(timed), "waiting for the pre-heat");
+    }
+    double quiet_median = 0;
+    for (int round = 0; round < 3; ++round)
+        for (const Churn& churn : churns) {
+            std::atomic<bool> done{false};
+            long long calls = 0;
+            std::thread other([&] {
+                while (!done.load(std::memory_order_relaxed)) {
+                    churn.step();
+                    ++calls;
+                }
+            });
+            gpuchrono::Series series("churn");
+            for (int i = 0; i < 1000; ++i) {
+                ScopedTimer<KernelPolicy> t(series, timed, KernelPolicy::Options{.wait_at_stop = false});
+                kernels::launch_spin(d, timed);
+            }
+            const std::vector<Duration> durations = series.durations();
+            done = true;
+            other.join();
+            std::vector<double> ns;
+            for (const Duration& x : durations) ns.push_back(x.ns());
+            if (round == 0 && &churn == &churns.front()) quiet_median = spread(ns).median;
+            int stretched = 0, flagged = 0;
+            std::string codes, which;
+            for (std::size_t i = 0; i < series.measurements().size(); ++i) {
+                const gpuchrono::Measurement& m = series.measurements()[i];
+                if (m.duration().ns() > quiet_median + 500) {
+                    ++stretched;
+                    flagged += !m.findings().empty();
+                    for (const gpuchrono::Finding& f : m.findings())
+                        if (codes.find(f.code) == std::string::npos) codes += " " + f.code;
+                    // How long the stream had been idle before it: the previous scope's kernel to this one's.
+                    long long idle_ns = -1;
+                    if (i > 0 && !m.activities().empty() && !series.measurements()[i - 1].activities().empty())
+                        idle_ns = static_cast<long long>(m.activities().front().start_ns) -
+                                  static_cast<long long>(series.measurements()[i - 1].activities().back().end_ns);
+                    if (stretched <= 8)
+                        which += " #" + std::to_string(i) + " " + std::to_string(static_cast<long>(m.duration().ns())) +
+                                 " ns after " + std::to_string(idle_ns) + " ns idle";
+                }
+            }
+            if (!which.empty()) codes += " (scopes" + which + ")";
+            std::printf("  round %d, the other thread: %-38s %6lld calls | median %.0f ns, p95 %.0f, max %.0f | "
+                        "stretched %d of 1000, %d with a finding%s\n",
+                        round, churn.name, calls, spread(ns).median, spread(ns).p95,
+                        *std::max_element(ns.begin(), ns.end()), stretched, flagged, codes.c_str());
+        }
+    (void)cudaStreamDestroy(timed);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -1143,6 +1242,15 @@ int main(int argc, char** argv) try {
             return 1;
         }
         overlap_flags(argc == 3 ? argv[2] : nullptr);
+        return 0;
+    }
+    // [12] alone: whether another thread's driver calls stretch a running stream's kernels (issue 27 item 4).
+    if ((argc == 2 || (argc == 3 && std::strcmp(argv[2], "hot") == 0)) && std::strcmp(argv[1], "--churn-only") == 0) {
+        if (!KernelPolicy::available()) {
+            std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
+            return 1;
+        }
+        churn_stretch(argc == 3);
         return 0;
     }
     // [1] alone: EventPolicy's host cost, quick to repeat in alternating processes of two builds (issue 27 item 3).
