@@ -57,6 +57,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <gpuchrono/core/device.hpp>
@@ -499,6 +500,26 @@ void event_costs(cudaStream_t stream) {
         std::printf("  a lazy scope behind queued work, read: %zu findings%s (none at its stop; what its read finds is "
                     "outside the scope's cost)\n", m.findings().size(), codes.c_str());
     }
+    // [1]'s layers (8) and (9), one piece of code: (9) is (8) with the pending interval (see the list below).
+    const auto minimal_layer = [&](auto with_pending) {
+        return [&stream] {
+            gpuchrono::detail::prepare_nvtx();
+            int device = -1;
+            GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
+            auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
+            GPUCHRONO_CUDA_CHECK(cudaEventRecord(start.get(), stream), "pooled start");
+            gpuchrono::detail::NvtxRange range("event");
+            GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "pooled stop");
+            if constexpr (decltype(with_pending)::value) {
+                gpuchrono::Measurement kept = gpuchrono::Measurement::pending(
+                    "event", std::make_shared<HeldPair>(std::move(start), std::move(stop)), device);
+                range.end();
+            } else {
+                range.end();
+                gpuchrono::EventLease::return_together(start, stop);
+            }
+        };
+    };
     const Interleaved lazy = interleaved(
         {[&] {
              GPUCHRONO_CUDA_CHECK(cudaEventRecord(a, stream), "raw start");
@@ -587,33 +608,10 @@ void event_costs(cudaStream_t stream) {
          },
          // The minimal mode's structure taken apart in place, on top of (4): (8) the NVTX range ScopedTimer opens
          // after the start record and closes after the stop record; (9) plus the pending interval that holds the
-         // pair (allocated, handed to a Measurement, that Measurement moved into one the scope keeps, all of it
-         // freed at the scope's end, the pair going back to the pool). What (2) costs beyond (9) is the
+         // pair (allocated, handed to a Measurement the scope keeps, all of it freed at the scope's end, the pair
+         // going back to the pool). What (2) costs beyond (9) is the
          // ScopedTimer and EventPolicy objects themselves.
-         [&] {
-             gpuchrono::detail::prepare_nvtx();
-             int device = -1;
-             GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
-             auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
-             GPUCHRONO_CUDA_CHECK(cudaEventRecord(start.get(), stream), "pooled start");
-             gpuchrono::detail::NvtxRange range("event");
-             GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "pooled stop");
-             range.end();
-             gpuchrono::EventLease::return_together(start, stop);
-         },
-         [&] {
-             gpuchrono::Measurement kept;
-             gpuchrono::detail::prepare_nvtx();
-             int device = -1;
-             GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "the stream's device");
-             auto [start, stop] = gpuchrono::EventPool::instance().acquire_pair(device);
-             GPUCHRONO_CUDA_CHECK(cudaEventRecord(start.get(), stream), "pooled start");
-             gpuchrono::detail::NvtxRange range("event");
-             GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "pooled stop");
-             kept = gpuchrono::Measurement::pending(
-                 "event", std::make_shared<HeldPair>(std::move(start), std::move(stop)), device);
-             range.end();
-         }},
+         minimal_layer(std::false_type{}), minimal_layer(std::true_type{})},
         stream, 41, 200, queue_work);
     const Interleaved eager = interleaved(
         {[&] {
