@@ -23,7 +23,8 @@
 //      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists;
 //  12. issue 27: spin(20 us) scopes of one thread while another thread makes driver calls that launch nothing
 //      (stream, event, memory create and destroy): which readings are stretched, and whether they carry a finding.
-// `--churn-only [hot]` runs [12] alone (hot: after a 300 ms spin on every SM);
+// `--churn-only [hot|launches]` runs [12] alone (hot: after a 300 ms spin on every SM; launches: after 20,000
+// empty kernels on the timed stream);
 // `--stretched-only [CSV]` runs [10] alone (CSV: one row per reading, with the stream's and device's idle time
 // before it, to check gpu-idle-before's thresholds against every reading); `--costs-only` runs [1] alone.
 // [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
@@ -1119,8 +1120,9 @@ void other_process(const char* self, cudaStream_t stream) {
 // rounds. Readings more than 500 ns over the first batch's median, and how many carry a finding. Two of [10]'s
 // stretched readings (2026-11-26) followed only 28-32 us of idle, while the other threads of their run were
 // destroying their streams: this asks whether such calls of another thread slow a running stream's kernels.
-// `--churn-only hot` runs a 300 ms spin on every SM first, so that the rounds start at a settled SM clock.
-void churn_stretch(bool preheat) {
+// `--churn-only hot` runs a 300 ms spin on every SM first, so that the rounds start at a settled SM clock;
+// `--churn-only launches` launches 20,000 empty kernels on the timed stream first.
+void churn_stretch(std::string_view first) {
     std::printf("\n[12] 1000 lazy stream-mode scopes of spin(20 us) one after another, while another thread loops "
                 "driver calls that launch nothing: readings > quiet median + 500 ns, and how many carry a finding\n");
     gpuchrono::ScopedFindingReaction quiet_findings(gpuchrono::Reaction::collect);
@@ -1148,7 +1150,14 @@ void churn_stretch(bool preheat) {
     };
     cudaStream_t timed = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&timed, cudaStreamNonBlocking), "creating the timed stream");
-    if (preheat) {
+    if (first == "launches") {
+        // Launches without a scope first, as many as several batches of scopes make: the stream's command path
+        // has then carried that many launches before the first timed one.
+        std::printf("  launches first: 20,000 empty kernels on the timed stream\n");
+        for (int i = 0; i < 20000; ++i) kernels::launch_empty(timed);
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(timed), "waiting for the empty kernels");
+    }
+    if (first == "hot") {
         // The SM clock rises from idle (345 MHz on the H100) to its maximum over the first work of a process: the
         // GPU is kept busy first, so the rounds start at a settled clock.
         std::printf("  pre-heated: one spin(300 ms) on all SMs first\n");
@@ -1243,12 +1252,13 @@ int main(int argc, char** argv) try {
         return 0;
     }
     // [12] alone: whether another thread's driver calls stretch a running stream's kernels (issue 27 item 4).
-    if ((argc == 2 || (argc == 3 && std::strcmp(argv[2], "hot") == 0)) && std::strcmp(argv[1], "--churn-only") == 0) {
+    if ((argc == 2 || (argc == 3 && (std::strcmp(argv[2], "hot") == 0 || std::strcmp(argv[2], "launches") == 0))) &&
+        std::strcmp(argv[1], "--churn-only") == 0) {
         if (!KernelPolicy::available()) {
             std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
             return 1;
         }
-        churn_stretch(argc == 3);
+        churn_stretch(argc == 3 ? argv[2] : "");
         return 0;
     }
     // [1] alone: EventPolicy's host cost, quick to repeat in alternating processes of two builds (issue 27 item 3).
