@@ -231,13 +231,33 @@ BOOST_AUTO_TEST_CASE(lazy_stops_report_interval_findings_when_resolved) {
 
 BOOST_AUTO_TEST_CASE(a_start_right_before_the_launch_is_silent) {
     warm_up(stream);
-    // A 20 ms kernel: even a launch slowed to milliseconds (a sanitizer) is a small share of the interval.
+    // A 20 ms kernel: a launch slowed to milliseconds (a sanitizer) is still a small share of the interval. Not
+    // always: with 8 suites under racecheck sharing the H100 (2026-11-26, 2 runs of 5 rounds) the launch call
+    // itself took 15.8 ms of a 29.4 ms interval, and the finding said so, rightly. So the test times the host
+    // side: where the timer's start and the launch call together were a small share of the interval, the correct
+    // program gets no finding; where they were not, the finding may come, and then it counts at least the
+    // launch call's time.
+    const auto before_timer = std::chrono::steady_clock::now();
     gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+    const auto before_launch = std::chrono::steady_clock::now();
     kernels::launch_spin(Duration::from_ms(20), stream);
+    const auto after_launch = std::chrono::steady_clock::now();
     const Measurement m = t.stop();
     show("event, 20 ms spin launched right after the start (warmed GPU)", m);
+    const Duration host(after_launch - before_timer);
+    const Duration launch_call(after_launch - before_launch);
+    BOOST_TEST_MESSAGE("    the timer's start and the launch call took " << gpuchrono::to_string(host)
+                                                                           << ", the launch call alone "
+                                                                           << gpuchrono::to_string(launch_call));
     const std::vector<std::string> found = program_findings(m.findings());
-    BOOST_TEST(found.empty(), "findings: " << joined(found));  // the correct program gets no finding
+    if (host.ns() < 0.25 * m.duration().ns()) {
+        BOOST_TEST(found.empty(), "findings: " << joined(found));  // the correct program gets no finding
+    } else {
+        BOOST_TEST((found.empty() || found == std::vector<std::string>{"host-time-in-event-interval"}),
+                   "findings: " << joined(found));
+        if (const Finding* f = find(m, gpuchrono::codes::host_time_in_event_interval))
+            BOOST_TEST(f->evidence_or("host_time_ns", 0) >= launch_call.ns());
+    }
 }
 
 // --- PITFALLS.md #8: events on one stream, work on another ---
