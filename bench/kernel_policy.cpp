@@ -23,8 +23,9 @@
 //      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists;
 //  12. issue 27: spin(20 us) scopes of one thread while another thread makes driver calls that launch nothing
 //      (stream, event, memory create and destroy): which readings are stretched, and whether they carry a finding.
-// `--churn-only [hot|launches]` runs [12] alone (hot: after a 300 ms spin on every SM; launches: after 20,000
-// empty kernels on the timed stream);
+// `--churn-only [hot|launches|probed]` runs [12] alone (hot: after a 300 ms spin on every SM; launches: after
+// 20,000 empty kernels on the timed stream; probed: eager scopes, each spin's block timed inside it; eager: the
+// same scopes without the probe);
 // `--stretched-only [CSV]` runs [10] alone (CSV: one row per reading, with the stream's and device's idle time
 // before it, to check gpu-idle-before's thresholds against every reading); `--costs-only` runs [1] alone.
 // [4] also runs two baselines without the library (a raw event pair; the same after an NVML read) and prints the
@@ -1216,6 +1217,80 @@ void churn_stretch(std::string_view first) {
     (void)cudaStreamDestroy(timed);
 }
 
+// [12] probed: where a stretched reading's extra time lies. The first batch of a process's scopes has stretched
+// readings (see [12]); here each of 2 x 1000 eager stream-mode KernelPolicy scopes holds a DeviceClockPolicy scope
+// whose probe is the spin's, so each spin's one block records its start and stop on %globaltimer and clock64.
+// For every reading: CUPTI's kernel start to the block's start (dispatch), the block's own time (the spin: 20 us
+// by construction), the block's stop to CUPTI's kernel end (teardown), and the SM clock over the spin
+// (clock64 cycles over %globaltimer time). CUPTI's timestamps and %globaltimer are the same clock on the H100.
+void probed_batches(bool probe) {
+    std::printf("\n[12] %s: 2 batches of 1000 eager stream-mode scopes of spin(20 us)%s\n", probe ? "probed" : "eager",
+                probe ? ", each spin's block timed inside it: where the stretched readings' extra time lies" : "");
+    gpuchrono::ScopedFindingReaction quiet_findings(gpuchrono::Reaction::collect);
+    cudaStream_t timed = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&timed, cudaStreamNonBlocking), "creating the timed stream");
+    struct Row { double kernel, dispatch, block, teardown, mhz; };
+    for (int batch = 0; batch < 2; ++batch) {
+        std::vector<Row> rows;
+        for (int i = 0; i < 1000; ++i) {
+            ScopedTimer<KernelPolicy> k(timed);
+            gpuchrono::Measurement inner;
+            if (probe) {
+                ScopedTimer<gpuchrono::DeviceClockPolicy> dc(timed);
+                kernels::launch_spin(Duration::from_us(20), timed, 1, 32, dc.policy().probe());
+                inner = dc.stop();
+            } else {
+                kernels::launch_spin(Duration::from_us(20), timed);
+            }
+            const gpuchrono::Measurement& m = k.stop();
+            const gpuchrono::KernelActivity* spin = nullptr;
+            for (const gpuchrono::KernelActivity& a : m.activities())
+                if (a.name.find("spin_kernel") != std::string::npos) spin = &a;
+            if (spin && !probe) {
+                rows.push_back({static_cast<double>(spin->duration_ns()), 0, 0, 0, 0});
+                continue;
+            }
+            if (!spin || !inner.blocks() || inner.blocks()->samples.empty()) continue;
+            const gpuchrono::BlockSample& b = inner.blocks()->samples.front();
+            const double block_ns = static_cast<double>(b.stop_ns - b.start_ns);
+            rows.push_back({static_cast<double>(spin->duration_ns()),
+                            static_cast<double>(b.start_ns) - static_cast<double>(spin->start_ns), block_ns,
+                            static_cast<double>(spin->end_ns) - static_cast<double>(b.stop_ns),
+                            b.sm_start == b.sm_stop && block_ns > 0
+                                ? static_cast<double>(b.stop_cycles - b.start_cycles) / block_ns * 1e3
+                                : 0.0});
+        }
+        std::vector<double> kernel;
+        for (const Row& r : rows) kernel.push_back(r.kernel);
+        const double median = spread(kernel).median;
+        const auto column = [&](auto field, bool stretched) {
+            std::vector<double> v;
+            for (const Row& r : rows)
+                if ((r.kernel > median + 500) == stretched) v.push_back(r.*field);
+            return v;
+        };
+        const auto show = [&](const char* what, bool stretched) {
+            const std::vector<double> d = column(&Row::dispatch, stretched), bl = column(&Row::block, stretched),
+                                      t = column(&Row::teardown, stretched), c = column(&Row::mhz, stretched);
+            if (d.empty() || !probe) {
+                std::printf("    %s: %zu\n", what, d.size());
+                return;
+            }
+            std::printf("    %s (%zu): dispatch median %.0f ns (%.0f..%.0f), block %.0f ns (%.0f..%.0f), teardown %.0f ns "
+                        "(%.0f..%.0f), SM clock %.0f MHz (%.0f..%.0f)\n",
+                        what, d.size(), spread(d).median, *std::min_element(d.begin(), d.end()),
+                        *std::max_element(d.begin(), d.end()), spread(bl).median, *std::min_element(bl.begin(), bl.end()),
+                        *std::max_element(bl.begin(), bl.end()), spread(t).median, *std::min_element(t.begin(), t.end()),
+                        *std::max_element(t.begin(), t.end()), spread(c).median, *std::min_element(c.begin(), c.end()),
+                        *std::max_element(c.begin(), c.end()));
+        };
+        std::printf("  batch %d: %zu readings, kernel median %.0f ns\n", batch, rows.size(), median);
+        show("stretched (> median + 500 ns)", true);
+        show("the others", false);
+    }
+    (void)cudaStreamDestroy(timed);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -1252,6 +1327,15 @@ int main(int argc, char** argv) try {
         return 0;
     }
     // [12] alone: whether another thread's driver calls stretch a running stream's kernels (issue 27 item 4).
+    if (argc == 3 && std::strcmp(argv[1], "--churn-only") == 0 &&
+        (std::strcmp(argv[2], "probed") == 0 || std::strcmp(argv[2], "eager") == 0)) {
+        if (!KernelPolicy::available()) {
+            std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
+            return 1;
+        }
+        probed_batches(std::strcmp(argv[2], "probed") == 0);
+        return 0;
+    }
     if ((argc == 2 || (argc == 3 && (std::strcmp(argv[2], "hot") == 0 || std::strcmp(argv[2], "launches") == 0))) &&
         std::strcmp(argv[1], "--churn-only") == 0) {
         if (!KernelPolicy::available()) {
