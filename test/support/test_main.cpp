@@ -1,13 +1,8 @@
-// The one main() of every test program. GPU test programs (built with GPUCHRONO_GPU_TEST=1) check for a
-// device first: without one they print why and exit 77, which ctest reports as "Skipped", so a run on a
-// machine without a GPU shows every skipped GPU suite instead of passing silently.
-//
-// The framework is compiled into this one TU (the "included" variant): Debian's static Boost.Test library
-// carries its own main(), which would clash with this one, and the binaries must run on the GPU machine,
-// which has no Boost installed.
-#define BOOST_TEST_MODULE gpuchrono
-#define BOOST_TEST_NO_MAIN
-#include <boost/test/included/unit_test.hpp>
+// The one main() of every test program; the framework itself is boost_test_framework.cpp, compiled once. GPU test
+// programs (built with GPUCHRONO_GPU_TEST=1, target gpuchrono_test_main_gpu) check for a device first: without
+// one they print why and exit 77, which ctest reports as "Skipped", so a run on a machine without a GPU shows
+// every skipped GPU suite instead of passing silently.
+#include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/core/device.hpp>
 
@@ -15,6 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+
+// Defined by BOOST_TEST_MODULE in boost_test_framework.cpp.
+boost::unit_test::test_suite* init_unit_test_suite(int argc, char* argv[]);
 
 int main(int argc, char* argv[]) {
 #if GPUCHRONO_GPU_TEST
