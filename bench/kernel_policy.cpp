@@ -23,7 +23,7 @@
 //      ones carry other-processes-on-device (or gpu-shared), and the PIDs NVML lists;
 //  12. issue 27: spin(20 us) scopes of one thread while another thread makes driver calls that launch nothing
 //      (stream, event, memory create and destroy): which readings are stretched, and whether they carry a finding.
-// `--churn-only [hot|launches|probed]` runs [12] alone (hot: after a 300 ms spin on every SM; launches: after
+// `--churn-only [hot|launches|probed|eager]` runs [12] alone (hot: after a 300 ms spin on every SM; launches: after
 // 20,000 empty kernels on the timed stream; probed: eager scopes, each spin's block timed inside it; eager: the
 // same scopes without the probe);
 // `--stretched-only [CSV]` runs [10] alone (CSV: one row per reading, with the stream's and device's idle time
@@ -956,6 +956,21 @@ void overlap_flags(const char* csv_path = nullptr) {
             for (const gpuchrono::Measurement& m : series[t].measurements())
                 for (const auto& a : m.activities()) all.push_back({static_cast<int>(t), a.start_ns, a.end_ns});
         int explained = 0, shown = 0;
+        // How long a reading's stream (its own thread's previous kernel) and the device (every thread's counted work;
+        // marks are not among the activities) had been idle before it, in hindsight; -1 where nothing came before.
+        const auto idle_gaps_before = [&](std::size_t t, std::size_t index, const gpuchrono::Measurement& m) {
+            std::pair<long long, long long> gaps{-1, -1};
+            if (m.activities().empty()) return gaps;
+            const std::uint64_t first = m.activities().front().start_ns;
+            if (index > 0 && !series[t].measurements()[index - 1].activities().empty())
+                gaps.first = static_cast<long long>(first) -
+                             static_cast<long long>(series[t].measurements()[index - 1].activities().back().end_ns);
+            std::uint64_t last_end = 0;
+            for (const Span& o : all)
+                if (o.start < first) last_end = std::max(last_end, o.end);
+            if (last_end > 0) gaps.second = last_end >= first ? 0 : static_cast<long long>(first - last_end);
+            return gaps;
+        };
         auto diagnose = [&](std::size_t t, std::size_t index, const gpuchrono::Measurement& m) {
             std::uint64_t best = 0, lag = 0, gap = ~std::uint64_t{0};
             for (const auto& a : m.activities())
@@ -966,21 +981,8 @@ void overlap_flags(const char* csv_path = nullptr) {
                     if (o.end <= a.start_ns) gap = std::min(gap, a.start_ns - o.end);
                     if (o.start >= a.end_ns) gap = std::min(gap, o.start - a.end_ns);
                 }
-            // The device's idle time before it, from every thread's counted work (marks are not among the activities).
-            long long device_idle = -1;
-            if (!m.activities().empty()) {
-                const std::uint64_t first = m.activities().front().start_ns;
-                std::uint64_t last_end = 0;
-                for (const Span& o : all)
-                    if (o.start < first) last_end = std::max(last_end, o.end);
-                if (last_end > 0) device_idle = last_end >= first ? 0 : static_cast<long long>(first - last_end);
-            }
             explained += best > 0;
-            // Its own thread's previous kernel: how long its stream had been idle before this one.
-            long long idle_before = -1;
-            if (index > 0 && !m.activities().empty() && !series[t].measurements()[index - 1].activities().empty())
-                idle_before = static_cast<long long>(m.activities().front().start_ns) -
-                              static_cast<long long>(series[t].measurements()[index - 1].activities().back().end_ns);
+            const auto [idle_before, device_idle] = idle_gaps_before(t, index, m);
             if (shown++ < 8)
                 std::printf("    unflagged %.0f ns (thread %zu, scope %zu, its stream idle %lld ns before it, the device %lld ns): "
                             "hindsight overlap %llu ns, the other work ended %llu ns after it; nearest other work %lld ns away\n",
@@ -993,17 +995,7 @@ void overlap_flags(const char* csv_path = nullptr) {
                 const bool overlap = carries(m, overlap_code), idle = carries(m, idle_code);
                 elsewhere += carries(m, gpuchrono::codes::kernel_activity_elsewhere);
                 if (csv && !m.activities().empty()) {
-                    // Its stream's idle time (its own thread's previous kernel) and the device's (every thread's
-                    // counted work) before it, from all records in hindsight; -1 where nothing came before.
-                    const std::uint64_t first = m.activities().front().start_ns;
-                    long long stream_idle = -1, device_idle = -1;
-                    if (mi > 0 && !series[si].measurements()[mi - 1].activities().empty())
-                        stream_idle = static_cast<long long>(first) -
-                                      static_cast<long long>(series[si].measurements()[mi - 1].activities().back().end_ns);
-                    std::uint64_t last_end = 0;
-                    for (const Span& o : all)
-                        if (o.start < first) last_end = std::max(last_end, o.end);
-                    if (last_end > 0) device_idle = last_end >= first ? 0 : static_cast<long long>(first - last_end);
+                    const auto [stream_idle, device_idle] = idle_gaps_before(si, mi, m);
                     std::fprintf(csv, "%d,%zu,%zu,%.0f,%.0f,%d,%d,%lld,%lld,%.0f,%.0f\n", run, si, mi, m.duration().ns(),
                                  m.duration().ns() - median, overlap, idle, stream_idle, device_idle,
                                  evidence(m, idle_code, "idle_gap_ns"), evidence(m, idle_code, "mark_gap_ns"));
@@ -1327,22 +1319,21 @@ int main(int argc, char** argv) try {
         return 0;
     }
     // [12] alone: whether another thread's driver calls stretch a running stream's kernels (issue 27 item 4).
-    if (argc == 3 && std::strcmp(argv[1], "--churn-only") == 0 &&
-        (std::strcmp(argv[2], "probed") == 0 || std::strcmp(argv[2], "eager") == 0)) {
+    if ((argc == 2 || argc == 3) && std::strcmp(argv[1], "--churn-only") == 0) {
+        const std::string_view mode = argc == 3 ? argv[2] : "";
+        if (mode != "" && mode != "hot" && mode != "launches" && mode != "probed" && mode != "eager") {
+            std::fprintf(stderr, "bench_kernel_policy: --churn-only takes hot, launches, probed or eager, not '%s'\n",
+                         argv[2]);
+            return 2;
+        }
         if (!KernelPolicy::available()) {
             std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
             return 1;
         }
-        probed_batches(std::strcmp(argv[2], "probed") == 0);
-        return 0;
-    }
-    if ((argc == 2 || (argc == 3 && (std::strcmp(argv[2], "hot") == 0 || std::strcmp(argv[2], "launches") == 0))) &&
-        std::strcmp(argv[1], "--churn-only") == 0) {
-        if (!KernelPolicy::available()) {
-            std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
-            return 1;
-        }
-        churn_stretch(argc == 3 ? argv[2] : "");
+        if (mode == "probed" || mode == "eager")
+            probed_batches(mode == "probed");
+        else
+            churn_stretch(mode);
         return 0;
     }
     // [1] alone: EventPolicy's host cost, quick to repeat in alternating processes of two builds (issue 27 item 3).
