@@ -2,7 +2,7 @@
 // known D. For every D and policy: the median measured value, its bias (median - D), the ratio median / D
 // and the spread (IQR), all from one run, so the policies are compared under the same conditions.
 //
-// Expected on an H100 (PITFALLS.md #22): events read D + 6..8 us, host record..sync D + 12..16 us; the bias is
+// Expected on an H100 (docs/pitfalls-catalog.md #22): events read D + 6..8 us, host record..sync D + 12..16 us; the bias is
 // launch latency inside the interval, so the ratio tends to 1 only for long kernels. The device clock reads
 // the spin from inside the kernel (first block start to last block stop on %globaltimer): no launch inside.
 // Findings (an empty-ish interval near the floor, a cold warm-up) are collected, not printed: the table says

@@ -193,7 +193,7 @@ report::Experiment block_timing(Context& ctx) {
             (shape.partial_last_wave ? "The last wave is partial (" + std::to_string(shape.blocks_in_last_wave) +
                                            " blocks): its blocks share SMs with fewer others and finish sooner, while most SMs idle. "
                                      : std::string()) +
-            "Never infer where a block ran from blockIdx: the timeline shows the scheduler's order (PITFALLS.md row 25).",
+            "Never infer where a block ran from blockIdx: the timeline shows the scheduler's order (docs/pitfalls-catalog.md row 25).",
         "Loop timing: the add, timed as " + std::to_string(loop_repeat) + " iterations of an accumulating region, costs " +
             str(net_per_iteration) + " per iteration from the cycles at the measured clock with the probe's own cost "
             "subtracted, and " + str(timer_per_iteration) + " per iteration on %globaltimer, which includes the probe. One "

@@ -106,7 +106,7 @@ report::Experiment clock_sweep(Context& ctx) {
     options.max_blocks = counts.back();  // room for every block of the largest launch: nothing dropped
     options.resident_blocks_per_sm = static_cast<int>(resident);
 
-    // One untimed launch first: the kernel's module loads on first use (PITFALLS.md row 4).
+    // One untimed launch first: the kernel's module loads on first use (docs/pitfalls-catalog.md row 4).
     gpuchrono::kernels::launch_timed_reduction(d_input.get(), d_output.get(), gpuchrono::DeviceProbe{}, ctx.stream(), 1, threads);
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()), "warming up timed_reduction");
 
@@ -251,14 +251,14 @@ report::Experiment clock_sweep(Context& ctx) {
             std::to_string(capacity + 1) + " blocks take " + str(tail.makespan.median) + ", " +
             str(ratio(tail.makespan.median, cap.makespan.median)) + "x the " + std::to_string(capacity) +
             "-block kernel for one block more: the last wave holds a single block while the other SMs idle (the tail effect, "
-            "PITFALLS.md row 24; its timeline shows the lone block at the end). At " + std::to_string(most.blocks) +
+            "docs/pitfalls-catalog.md row 24; its timeline shows the lone block at the end). At " + std::to_string(most.blocks) +
             " blocks the kernel takes " + str(most.makespan.median) + ", " + str(ratio(most.makespan.median, cap.makespan.median)) +
             "x the " + std::to_string(capacity) + "-block one for " + str(static_cast<double>(most.blocks) / capacity) +
             " times the blocks, while a block still takes " + str(most.block_time.mean) +
             ": the kernel's time now grows with the number of waves, the seeds' linear regime, which on this GPU starts at " +
             std::to_string(capacity) + " blocks instead of 32-64.",
         "Why these numbers hold where the seeds' could not: the seeds read the 32-bit clock() in thread 0 without a barrier "
-        "before it and computed the kernel time by subtracting counters of different SMs, which are not aligned (PITFALLS.md "
+        "before it and computed the kernel time by subtracting counters of different SMs, which are not aligned (docs/pitfalls-catalog.md "
         "rows 15, 16, 21). Here each region starts and ends with a block barrier, cycles come from clock64 of the block's own SM "
         "(converted with the SM clock measured in this run, " +
             sm_clock + "), and times across SMs come from %globaltimer, which every SM shares.",

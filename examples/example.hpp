@@ -14,7 +14,7 @@ namespace gpuchrono_examples {
 class Context {
 public:
     // Makes `device` current, creates a non-blocking stream (never the legacy default stream, which would
-    // serialise against everything: PITFALLS.md row 12) and warms the GPU up, so no example pays for context
+    // serialise against everything: docs/pitfalls-catalog.md row 12) and warms the GPU up, so no example pays for context
     // creation or the idle clock. Throws CudaError.
     Context(int device, bool quick);
     ~Context();

@@ -30,7 +30,7 @@ Context::Context(int device, bool quick) : device_(device), quick_(quick) {
     GPUCHRONO_CUDA_CHECK(cudaSetDevice(device), "selecting the device for the examples");
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the examples' stream");
     // 50 ms of spinning brings an idle GPU (345 MHz on an H100) up to its working clock before anything is
-    // timed (PITFALLS.md row 5); the empty kernel loads the spin module's neighbour too.
+    // timed (docs/pitfalls-catalog.md row 5); the empty kernel loads the spin module's neighbour too.
     gpuchrono::kernels::launch_spin(gpuchrono::Duration::from_ms(50), stream_, 132, 128);
     gpuchrono::kernels::launch_empty(stream_);
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream_), "warming up the GPU");

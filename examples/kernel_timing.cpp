@@ -114,7 +114,7 @@ report::Experiment kernel_timing(Context& ctx) {
         "The kernel's one block spins on %globaltimer until D has passed, so D is known. Each policy timed it " +
             std::to_string(repetitions) + " times, in turns; the figures are medians above D. " + table,
         "What each interval holds besides the kernel: HostSyncPolicy adds the launch call and the wake-up from the "
-        "final synchronisation; EventPolicy the launch latency between the start event and the kernel (PITFALLS.md "
+        "final synchronisation; EventPolicy the launch latency between the start event and the kernel (docs/pitfalls-catalog.md "
         "#22); KernelPolicy only the kernel's own lifetime on the GPU as CUPTI records it (launch to completion of its "
         "blocks, about 0.85 us above D on an H100); DeviceClockPolicy the time inside the kernel between its probe "
         "reads (tens of ns above D), but only for kernels built with the probe. KernelPolicy needs no change to the "

@@ -89,7 +89,7 @@ report::Experiment memory_patterns(Context& ctx) {
         for (std::size_t i = 0; i < launch.n; ++i) expected += static_cast<unsigned long long>(values[i]) * values[i] * values[i];
         for (const AccessPattern pattern : {AccessPattern::chunked, AccessPattern::interleaved}) {
             gpuchrono::Series series(std::string(gpuchrono::kernels::to_string(pattern)) + ", " + launch.name());
-            // One untimed launch: it loads the kernel's module (PITFALLS.md row 4) and, for the seeds' 4 MiB,
+            // One untimed launch: it loads the kernel's module (docs/pitfalls-catalog.md row 4) and, for the seeds' 4 MiB,
             // brings the data into L2, where every timed repetition finds it.
             for (int r = -1; r < repetitions; ++r) {
                 GPUCHRONO_CUDA_CHECK(cudaMemsetAsync(d_result.get(), 0, sizeof(unsigned long long), ctx.stream()), "clearing the sum");
@@ -169,7 +169,7 @@ report::Experiment memory_patterns(Context& ctx) {
             "The bandwidth, " + str(seed_interleaved) + " against " + str(seed_chunked) +
             " GB/s, is far below the device's, and not because of the pattern: one block runs on one of the " +
             std::to_string(device.sm_count) + " SMs, and the 4 MiB fit in the " + l2 +
-            " L2 cache, so after the first launch these reads never reach DRAM (PITFALLS.md row 23).",
+            " L2 cache, so after the first launch these reads never reach DRAM (docs/pitfalls-catalog.md row 23).",
         "Over the whole GPU (" + launches[1].shape + ", five times the L2), the interleaved kernel reads " +
             str(gpu_interleaved) + " GB/s, " + of_copy(gpu_interleaved) + ", and the chunked one " + str(gpu_chunked) + " GB/s, " +
             of_copy(gpu_chunked) + ": " + str(gpu_speedup) +

@@ -1,5 +1,5 @@
 // A spin kernel in a translation unit of its own, which nothing but its launcher uses: its first launch in a
-// process pays for loading its module (CUDA's lazy loading, the default since 12.2: PITFALLS.md row 4), so
+// process pays for loading its module (CUDA's lazy loading, the default since 12.2: docs/pitfalls-catalog.md row 4), so
 // the first sample of a series that does not warm it up is far above the rest.
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.
 #pragma once

@@ -68,7 +68,7 @@ gpuchrono::GpuState state(unsigned mhz, unsigned long long reasons, unsigned oth
 
 BOOST_AUTO_TEST_SUITE(detectors)
 
-// --- PITFALLS.md #1, #13: host clock around async work ---
+// --- docs/pitfalls-catalog.md #1, #13: host clock around async work ---
 
 BOOST_AUTO_TEST_CASE(host_stop_with_pending_work_says_what_was_missed) {
     const auto f = gpuchrono::check_host_stop(true, Duration::from_us(68.8));
@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(host_timer_during_capture) {
     BOOST_TEST(!gpuchrono::check_host_timer_capture(false, Duration::from_us(12)).has_value());
 }
 
-// --- issue 4 item 2 and PITFALLS.md #8: what an event interval holds besides GPU work ---
+// --- issue 4 item 2 and docs/pitfalls-catalog.md #8: what an event interval holds besides GPU work ---
 
 BOOST_AUTO_TEST_CASE(a_stream_idle_at_both_ends_is_reported) {
     const auto f = gpuchrono::check_timed_stream_idle(observed(true, true, Duration::from_us(9), Duration::from_us(11)));
@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(host_time_is_silent_when_the_gpu_work_dominates_or_it_is_sm
     BOOST_TEST(!gpuchrono::check_host_time_in_interval(observed(true, false, Duration::from_ms(2), std::nullopt)));
 }
 
-// --- PITFALLS.md #7, #22: the event-pair floor ---
+// --- docs/pitfalls-catalog.md #7, #22: the event-pair floor ---
 
 BOOST_AUTO_TEST_CASE(an_interval_near_the_event_floor_is_reported) {
     const auto f = gpuchrono::check_event_floor(Duration::from_ns(3100), Duration::from_ns(1410));
@@ -145,7 +145,7 @@ BOOST_AUTO_TEST_CASE(an_interval_near_the_event_floor_is_reported) {
     BOOST_TEST(!gpuchrono::check_event_floor(Duration::from_ns(3100), Duration::from_ns(std::nan(""))));
 }
 
-// --- PITFALLS.md #10, #12, #13, #14, #28: streams and devices ---
+// --- docs/pitfalls-catalog.md #10, #12, #13, #14, #28: streams and devices ---
 
 BOOST_AUTO_TEST_CASE(a_device_change_inside_the_scope_is_reported) {
     BOOST_TEST(!gpuchrono::check_device_changed(0, 0, 0, "event"));
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(a_capture_is_explained_as_info) {
     BOOST_TEST(contains(f.message, "device 2"), f.message);
 }
 
-// --- PITFALLS.md #3, #4: cold starts ---
+// --- docs/pitfalls-catalog.md #3, #4: cold starts ---
 
 BOOST_AUTO_TEST_CASE(a_context_created_in_the_scope_is_reported) {
     const auto f = gpuchrono::check_context_created(0, 1, Duration::from_ms(250));
@@ -224,7 +224,7 @@ BOOST_AUTO_TEST_CASE(a_first_sample_above_one_and_a_half_medians_is_cold) {
     BOOST_TEST(contains(huge->message, "10000000000000000303786028427003666890752.0x"), huge->message);
 }
 
-// --- PITFALLS.md #5, #6, #27: GPU state from NVML ---
+// --- docs/pitfalls-catalog.md #5, #6, #27: GPU state from NVML ---
 
 BOOST_AUTO_TEST_CASE(an_idle_clock_is_reported_only_when_the_clock_is_also_low) {
     const Findings idle = gpuchrono::check_gpu_state(state(345, gpuchrono::clock_event::gpu_idle));
@@ -326,7 +326,7 @@ BOOST_AUTO_TEST_CASE(clock_event_reasons_are_named) {
     BOOST_TEST(gpuchrono::describe_clock_event_reasons(0x1000 | 0x40) == "HwThermalSlowdown|0x1000");
 }
 
-// --- PITFALLS.md #15, #16, #24, #25: device-clock samples ---
+// --- docs/pitfalls-catalog.md #15, #16, #24, #25: device-clock samples ---
 
 BOOST_AUTO_TEST_CASE(a_clock_running_backwards_is_an_error) {
     std::vector<BlockSample> samples = {sample(0, 100, 200), sample(1, 100, 250)};
@@ -355,7 +355,7 @@ BOOST_AUTO_TEST_CASE(cycles_across_two_sms_are_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(a_partial_last_wave_is_reported_when_it_idles_much_of_the_gpu) {
-    const auto f = gpuchrono::check_waves(133, 132, 1);  // PITFALLS.md #24
+    const auto f = gpuchrono::check_waves(133, 132, 1);  // docs/pitfalls-catalog.md #24
     BOOST_REQUIRE(f.has_value());
     BOOST_TEST(f->code == "partial-last-wave");
     BOOST_TEST(contains(f->message, "1.01 waves, the last holds 1 blocks and 49.6% of the launch's block slots stay idle"),
@@ -435,7 +435,7 @@ BOOST_AUTO_TEST_CASE(a_device_clock_measurement_reports_decoding_resolution_and_
     }
 }
 
-// --- PITFALLS.md #26: noise and sample counts ---
+// --- docs/pitfalls-catalog.md #26: noise and sample counts ---
 
 BOOST_AUTO_TEST_CASE(samples_needed_follow_nvbench_and_the_percentile) {
     BOOST_TEST(gpuchrono::samples_needed(50) == 10u);
@@ -462,7 +462,7 @@ BOOST_AUTO_TEST_CASE(too_few_samples_names_the_statistic_and_the_count) {
 }
 
 BOOST_AUTO_TEST_CASE(variation_above_a_stable_measurement_is_reported) {
-    // PITFALLS.md #26: a clean H100 kernel, 112.8..122.1 us with cv 0.77%: silent.
+    // docs/pitfalls-catalog.md #26: a clean H100 kernel, 112.8..122.1 us with cv 0.77%: silent.
     std::vector<Duration> clean(50, Duration::from_us(114.5));
     clean[0] = Duration::from_us(112.8);
     clean[1] = Duration::from_us(122.1);
@@ -488,7 +488,7 @@ BOOST_AUTO_TEST_CASE(variation_above_a_stable_measurement_is_reported) {
     BOOST_TEST(!gpuchrono::check_variation(gpuchrono::summarize(around_zero)));
 }
 
-// --- PITFALLS.md #2: pageable copies ---
+// --- docs/pitfalls-catalog.md #2: pageable copies ---
 
 BOOST_AUTO_TEST_CASE(pageable_host_memory_is_reported) {
     const auto f = gpuchrono::check_host_memory_type(cudaMemoryTypeUnregistered, 1 << 20);

@@ -147,7 +147,7 @@ void check_consistent(const gpuchrono::Measurement& m, const BlockSamples& b, in
     }
 }
 
-// The SM clock idles at a fraction of its boost (PITFALLS.md row 5): warm the GPU up by time, once per
+// The SM clock idles at a fraction of its boost (docs/pitfalls-catalog.md row 5): warm the GPU up by time, once per
 // process, so that a kernel and the reference clock measured right after it see the same clock.
 struct WarmGpuStream : GpuStream {
     WarmGpuStream() {
@@ -515,7 +515,7 @@ BOOST_AUTO_TEST_CASE(the_timer_step_and_the_sm_clock_are_measured_on_the_device)
                                  << o.regions_measured << " empty regions)");
 }
 
-// PITFALLS.md #24 through the policy: one block past a whole wave leaves the last wave nearly empty and gets
+// docs/pitfalls-catalog.md #24 through the policy: one block past a whole wave leaves the last wave nearly empty and gets
 // partial-last-wave; whole waves do not. The finding gets the configured reaction at the call site of stop():
 // reported once for the two launches made from the same line.
 BOOST_AUTO_TEST_CASE(a_launch_one_block_past_a_whole_wave_reports_its_partial_last_wave) {

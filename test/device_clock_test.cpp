@@ -29,7 +29,7 @@ namespace dc = gpuchrono::device_clock;
 
 namespace {
 
-// Each SM's clock64 starts at its own offset, milliseconds apart (PITFALLS.md row 16): a subtraction across
+// Each SM's clock64 starts at its own offset, milliseconds apart (docs/pitfalls-catalog.md row 16): a subtraction across
 // SMs gives nonsense, which is what the tests below make sure never happens.
 constexpr double ghz = 1.98;
 std::uint64_t sm_offset(std::uint32_t sm) { return 1'000'000'000ull + sm * 23'700'000ull; }

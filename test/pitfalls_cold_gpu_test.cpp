@@ -47,7 +47,7 @@ bool has(const Measurement& m, std::string_view code) {
 
 }  // namespace
 
-// PITFALLS.md #3, detected: a host timer around the first CUDA call of the process.
+// docs/pitfalls-catalog.md #3, detected: a host timer around the first CUDA call of the process.
 BOOST_AUTO_TEST_SUITE(pitfalls_cold_context, *boost::unit_test::precondition(no_context_yet()))
 
 BOOST_AUTO_TEST_CASE(a_host_timer_around_the_first_cuda_call_reports_the_context) {
@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(a_host_timer_around_the_first_cuda_call_reports_the_context
 
 BOOST_AUTO_TEST_SUITE_END()
 
-// PITFALLS.md #3, prevented: a GPU timer creates the context in its constructor, before its interval.
+// docs/pitfalls-catalog.md #3, prevented: a GPU timer creates the context in its constructor, before its interval.
 BOOST_AUTO_TEST_SUITE(pitfalls_cold_event, *boost::unit_test::precondition(no_context_yet()))
 
 BOOST_AUTO_TEST_CASE(the_first_event_timer_of_a_process_excludes_context_creation) {

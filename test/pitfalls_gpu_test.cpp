@@ -76,7 +76,7 @@ void show(const char* what, const Measurement& m) {
 
 void sync(cudaStream_t s) { GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(s), "synchronising a test stream"); }
 
-// Warm up by time (PITFALLS.md #5), then let the next timer read the GPU's state again. After the 300 ms wait
+// Warm up by time (docs/pitfalls-catalog.md #5), then let the next timer read the GPU's state again. After the 300 ms wait
 // the first launch is slow on the host (gpu-run-1, H100 in a VM: a host clock around one launch read 46 us, where
 // a launch takes 4); a few short launches, each waited for, bring it back, so that the next timer's first launch
 // is a warm one. The timer's own NVML read then comes on top, and the library must keep its cost out of the
@@ -154,7 +154,7 @@ struct RecordingSink {
 
 BOOST_FIXTURE_TEST_SUITE(pitfalls_gpu, PitfallsFixture)
 
-// --- PITFALLS.md #1: the host clock stopped while the kernel still runs ---
+// --- docs/pitfalls-catalog.md #1: the host clock stopped while the kernel still runs ---
 
 BOOST_AUTO_TEST_CASE(a_host_clock_stopped_before_the_gpu_reports_pending_work) {
     warm_up(stream);
@@ -260,7 +260,7 @@ BOOST_AUTO_TEST_CASE(a_start_right_before_the_launch_is_silent) {
     }
 }
 
-// --- PITFALLS.md #8: events on one stream, work on another ---
+// --- docs/pitfalls-catalog.md #8: events on one stream, work on another ---
 
 BOOST_AUTO_TEST_CASE(events_on_another_stream_than_the_work_are_reported) {
     OwnStream other;
@@ -306,7 +306,7 @@ BOOST_AUTO_TEST_CASE(events_on_the_work_stream_are_silent) {
         BOOST_TEST_MESSAGE("the launch took " << host_scope << " on the host, half the interval or more: a finding is due");
 }
 
-// --- PITFALLS.md #7, #22: the event-pair floor, measured on the device ---
+// --- docs/pitfalls-catalog.md #7, #22: the event-pair floor, measured on the device ---
 
 BOOST_AUTO_TEST_CASE(an_empty_kernel_is_below_the_measured_event_floor) {
     const int device = gpuchrono::stream_device(stream);
@@ -319,7 +319,7 @@ BOOST_AUTO_TEST_CASE(an_empty_kernel_is_below_the_measured_event_floor) {
     warm_up(stream);  // also makes the first timer read NVML at its start, as a first timer does
     kernels::launch_empty(stream);  // the kernel is loaded (the fixture launched it) and its launch path warm
     sync(stream);
-    // An empty kernel in an event pair reads the floor plus one launch (PITFALLS.md #22: D + 6..8 us), well
+    // An empty kernel in an event pair reads the floor plus one launch (docs/pitfalls-catalog.md #22: D + 6..8 us), well
     // under 10 floors, except when the launch call itself returns late (bench/launch_after_driver_work.cpp:
     // after the thread paused, 13-18 us on the H100). So: twenty back to back; the finding must be on exactly
     // the samples under 10 floors, and the fastest must be one of them.
@@ -355,7 +355,7 @@ BOOST_AUTO_TEST_CASE(a_200_us_kernel_is_well_above_the_floor) {
     BOOST_TEST(!has(m, gpuchrono::codes::interval_below_event_floor));
 }
 
-// --- PITFALLS.md #10, #28: the current device changes inside the scope ---
+// --- docs/pitfalls-catalog.md #10, #28: the current device changes inside the scope ---
 
 BOOST_AUTO_TEST_CASE(a_device_switch_inside_the_scope_is_reported) {
     if (gpuchrono::device_count() < 2) {
@@ -375,7 +375,7 @@ BOOST_AUTO_TEST_CASE(a_device_switch_inside_the_scope_is_reported) {
     BOOST_TEST(has(m, gpuchrono::codes::timer_device_changed));
 }
 
-// --- PITFALLS.md #13: timing inside a stream capture ---
+// --- docs/pitfalls-catalog.md #13: timing inside a stream capture ---
 
 BOOST_AUTO_TEST_CASE(an_event_timer_inside_a_capture_records_into_the_graph) {
     warm_up(stream);
@@ -554,7 +554,7 @@ BOOST_AUTO_TEST_CASE(timing_the_graph_launch_is_silent) {
     BOOST_TEST(m.duration().ns() >= 100e3 - event_resolution_ns);
 }
 
-// --- PITFALLS.md #12: the legacy default stream ---
+// --- docs/pitfalls-catalog.md #12: the legacy default stream ---
 
 BOOST_AUTO_TEST_CASE(the_legacy_default_stream_is_named) {
     gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(cudaStream_t{});
@@ -567,7 +567,7 @@ BOOST_AUTO_TEST_CASE(the_legacy_default_stream_is_named) {
     BOOST_TEST(!has(own.stop(), gpuchrono::codes::legacy_default_stream));
 }
 
-// --- PITFALLS.md #4: the first launch of a kernel under lazy loading ---
+// --- docs/pitfalls-catalog.md #4: the first launch of a kernel under lazy loading ---
 
 BOOST_AUTO_TEST_CASE(a_first_launch_under_lazy_loading_makes_a_cold_first_sample) {
     const gpuchrono::ModuleLoading mode = gpuchrono::module_loading_mode();
@@ -667,7 +667,7 @@ BOOST_AUTO_TEST_CASE(prepare_refuses_a_capturing_stream_and_leaves_the_capture_i
     BOOST_TEST(ended == cudaSuccess, cudaGetErrorName(ended));
 }
 
-// --- PITFALLS.md #5, #6, #27: the GPU's state through NVML ---
+// --- docs/pitfalls-catalog.md #5, #6, #27: the GPU's state through NVML ---
 
 BOOST_AUTO_TEST_CASE(nvml_reads_the_gpu_state) {
     const int device = gpuchrono::stream_device(stream);
@@ -729,7 +729,7 @@ BOOST_AUTO_TEST_CASE(a_timer_started_on_a_warmed_gpu_is_not_reported_idle) {
     BOOST_TEST(found.empty(), "findings: " << joined(found));  // the correct program gets no finding
 }
 
-// --- PITFALLS.md #14: blocking-sync scheduling ---
+// --- docs/pitfalls-catalog.md #14: blocking-sync scheduling ---
 
 BOOST_AUTO_TEST_CASE(blocking_sync_scheduling_is_reported_by_host_sync) {
     unsigned saved = 0;
@@ -746,7 +746,7 @@ BOOST_AUTO_TEST_CASE(blocking_sync_scheduling_is_reported_by_host_sync) {
     BOOST_TEST(has(m, gpuchrono::codes::blocking_sync_wait));
 }
 
-// --- PITFALLS.md #2: pageable host buffers ---
+// --- docs/pitfalls-catalog.md #2: pageable host buffers ---
 
 BOOST_AUTO_TEST_CASE(check_pinned_tells_pageable_from_pinned) {
     constexpr std::size_t bytes = 1 << 20;

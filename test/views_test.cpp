@@ -243,7 +243,7 @@ BOOST_AUTO_TEST_CASE(concurrency_refuses_bad_bins) {
 }
 
 BOOST_AUTO_TEST_CASE(waves_of_a_launch) {
-    // PITFALLS.md row 24: 132 SMs, 1 resident block each.
+    // docs/pitfalls-catalog.md row 24: 132 SMs, 1 resident block each.
     const auto exact = gpuchrono::waves(132, 132, 1);
     BOOST_TEST(exact.waves == 1.0);
     BOOST_TEST(exact.full_waves == 1u);

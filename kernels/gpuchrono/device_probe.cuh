@@ -21,7 +21,7 @@
 //         }
 //     }
 //
-// What a region does (PITFALLS.md rows 15-21):
+// What a region does (docs/pitfalls-catalog.md rows 15-21):
 //   entry: __syncthreads(), then thread (0,0,0) reads %smid, %globaltimer and clock64;
 //   exit:  __syncthreads(), then thread (0,0,0) reads clock64, %globaltimer and %smid, and writes the record.
 // So a region is block time: from the moment every thread has arrived to the moment every thread has left.

@@ -60,7 +60,7 @@ WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& la
     WarmupRecord r;
     const auto began = std::chrono::steady_clock::now();
 
-    // The first call alone: under lazy module loading it loads the kernels' module (PITFALLS.md #4).
+    // The first call alone: under lazy module loading it loads the kernels' module (docs/pitfalls-catalog.md #4).
     launch(stream);
     GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the measured callable's first call (warm-up)");
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the measured callable's first call (warm-up)");

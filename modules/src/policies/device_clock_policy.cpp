@@ -91,7 +91,7 @@ void DeviceClockPolicy::refuse_capture(const char* when) const {
     if (status != cudaStreamCaptureStatusNone)
         throw TimerError(std::string("gpuchrono: DeviceClockPolicy ") + when +
                          " on a stream under capture: it reads the records back at stop, which capture cannot do "
-                         "(PITFALLS.md #13). Time the graph's launch instead");
+                         "(docs/pitfalls-catalog.md #13). Time the graph's launch instead");
 }
 
 void DeviceClockPolicy::start() {

@@ -1,4 +1,4 @@
-// Decisions about cold starts (PITFALLS.md #3 and #4): a context created inside a timed scope, and a first
+// Decisions about cold starts (docs/pitfalls-catalog.md #3 and #4): a context created inside a timed scope, and a first
 // sample far above the rest of its series. Pure functions over what was observed.
 #pragma once
 
@@ -15,7 +15,7 @@ namespace gpuchrono {
 // than at start means the scope created one, and `measured` includes that.
 std::optional<Finding> check_context_created(int contexts_at_start, int contexts_at_stop, Duration measured);
 
-// PITFALLS.md #4: a first sample above 1.5x the median of the others is a cold one.
+// docs/pitfalls-catalog.md #4: a first sample above 1.5x the median of the others is a cold one.
 inline constexpr double cold_sample_ratio = 1.5;
 
 // `in_order`: a series' durations in the order they were taken. Needs the first and at least two more (a

@@ -1,8 +1,8 @@
-// Decisions over device-clock samples (PITFALLS.md #15, #16, #24, #25) that DeviceClockPolicy's decoding does
+// Decisions over device-clock samples (docs/pitfalls-catalog.md #15, #16, #24, #25) that DeviceClockPolicy's decoding does
 // not already make (it reports a changed SM, dropped records and %globaltimer resolution itself: see
 // device_clock_decode.hpp). Pure functions over BlockSample / BlockSamples.
 //
-// Not detectable from these samples: a thread-divergent region (PITFALLS.md #21). The probe reads the clocks
+// Not detectable from these samples: a thread-divergent region (docs/pitfalls-catalog.md #21). The probe reads the clocks
 // after a block barrier, so the slowest warp's time is already in the block's sample; telling warps apart
 // would take a stop read per warp.
 #pragma once
@@ -24,7 +24,7 @@ std::optional<Finding> check_clock_monotonic(std::span<const BlockSample> sample
 std::optional<Finding> check_cycle_span(const BlockSample& from, const BlockSample& to);
 
 // A launch whose last wave leaves more than this share of the launch's SM slots idle is reported: at 133 blocks
-// on 132 one-block SMs (PITFALLS.md #24) the share is 49.6% and the kernel takes 59% longer than with 132.
+// on 132 one-block SMs (docs/pitfalls-catalog.md #24) the share is 49.6% and the kernel takes 59% longer than with 132.
 inline constexpr double idle_slot_share_threshold = 0.10;
 
 // `blocks` of a launch on `sm_count` SMs holding `resident_blocks_per_sm` blocks each (the kernel's occupancy).

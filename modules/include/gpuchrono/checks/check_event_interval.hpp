@@ -1,4 +1,4 @@
-// Decisions about what an event pair's interval holds besides the GPU work (issue 4 item 2 and PITFALLS.md #8):
+// Decisions about what an event pair's interval holds besides the GPU work (issue 4 item 2 and docs/pitfalls-catalog.md #8):
 // pure functions over what EventPolicy observed around its two records.
 //
 // The signal is the state of the timed stream when each event was recorded. A start event recorded on an idle
@@ -24,7 +24,7 @@ struct EventIntervalObservation {
 };
 
 // Host time must be at least this share of the event interval, and at least host_time_floor, before it is
-// reported. The floor is about five host launch calls (3.9 us each on an H100, PITFALLS.md #22): a scope that
+// reported. The floor is about five host launch calls (3.9 us each on an H100, docs/pitfalls-catalog.md #22): a scope that
 // only launches its kernels spends less than that on the host.
 inline constexpr double host_share_threshold = 0.5;
 inline constexpr Duration host_time_floor = Duration::from_us(20);

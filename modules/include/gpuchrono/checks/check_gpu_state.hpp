@@ -1,4 +1,4 @@
-// Decisions about the state of the GPU while timing (PITFALLS.md #5, #6 and #27), from what NVML reported
+// Decisions about the state of the GPU while timing (docs/pitfalls-catalog.md #5, #6 and #27), from what NVML reported
 // (gpu_state.hpp reads it). Pure functions, so CPU tests can feed them any state.
 #pragma once
 
@@ -21,7 +21,7 @@ inline constexpr unsigned long long sw_thermal_slowdown = 0x20;
 inline constexpr unsigned long long hw_thermal_slowdown = 0x40;
 inline constexpr unsigned long long hw_power_brake_slowdown = 0x80;
 inline constexpr unsigned long long display_clock_setting = 0x100;
-// Power or thermal capping (PITFALLS.md #6).
+// Power or thermal capping (docs/pitfalls-catalog.md #6).
 inline constexpr unsigned long long capping =
     sw_power_cap | hw_slowdown | sw_thermal_slowdown | hw_thermal_slowdown | hw_power_brake_slowdown;
 }  // namespace clock_event
@@ -57,7 +57,7 @@ struct OtherProcesses {
 std::optional<Finding> other_processes_finding(const OtherProcesses& o);
 
 // An SM clock under this fraction of its maximum is low: nvbench's --throttle-threshold default (75%), below
-// which nvbench discards a sample (PITFALLS.md #6).
+// which nvbench discards a sample (docs/pitfalls-catalog.md #6).
 inline constexpr double min_clock_fraction = 0.75;
 
 // gpu-idle-clock (clock low with the GpuIdle reason), gpu-clock-throttled (a capping reason, whatever the

@@ -1,4 +1,4 @@
-// PITFALLS.md #2: cudaMemcpyAsync from pageable host memory is synchronous and slow. The library never sees a
+// docs/pitfalls-catalog.md #2: cudaMemcpyAsync from pageable host memory is synchronous and slow. The library never sees a
 // user's copies, so this check is one the user calls on the host buffer of an asynchronous copy they time.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Decision of HostClockPolicy's stop-time checks (PITFALLS.md #1 and #13): pure functions over what the policy
+// Decision of HostClockPolicy's stop-time checks (docs/pitfalls-catalog.md #1 and #13): pure functions over what the policy
 // observed, so CPU tests can feed them any case.
 #pragma once
 

@@ -1,15 +1,15 @@
-// Decisions about a series as a whole (PITFALLS.md #26): enough samples for the statistic asked, and a spread
+// Decisions about a series as a whole (docs/pitfalls-catalog.md #26): enough samples for the statistic asked, and a spread
 // no larger than a stable GPU measurement shows. Host only: it reads a Stats (stats.hpp includes range-v3).
 //
 // Thresholds and where they come from:
 //   min_samples 10      nvbench's --min-samples default: it never reports fewer.
 //   percentile p        needs ceil(100 / min(p, 100 - p)) samples, or it is interpolated from the extreme
 //                       sample (p99 of 20 samples lies between the two largest): p95 20, p99 100.
-//   max_over_min 1.1    PITFALLS.md #26: one 114.5 us kernel, timed alone on an H100, spread 112.8..122.1 us
+//   max_over_min 1.1    docs/pitfalls-catalog.md #26: one 114.5 us kernel, timed alone on an H100, spread 112.8..122.1 us
 //                       (1.08) with a CV of 0.77%; beyond 1.1 something besides the kernel varied.
 //   max_cv 5%           nvbench samples until the relative standard deviation is under 0.5% (--max-noise) and
 //                       warns when it cannot get there; 10x that target is far outside anything a converged
-//                       measurement shows (0.77% in PITFALLS.md #26).
+//                       measurement shows (0.77% in docs/pitfalls-catalog.md #26).
 #pragma once
 
 #include <gpuchrono/checks/finding.hpp>

@@ -1,4 +1,4 @@
-// Decision: is an event interval too close to what an empty event pair reads on this device (PITFALLS.md #7,
+// Decision: is an event interval too close to what an empty event pair reads on this device (docs/pitfalls-catalog.md #7,
 // and #22 when the interval holds one short launch)? The floor is measured on the device (event_floor.hpp),
 // never assumed. The %globaltimer counterpart (#17) is DeviceClockPolicy's: device_clock::resolution_findings.
 #pragma once
@@ -11,7 +11,7 @@
 namespace gpuchrono {
 
 // An interval shorter than this many floors is flagged: the floor (1.25-1.57 us on an H100, in 32 ns steps) is
-// then more than a tenth of what was read. PITFALLS.md #7 gives ~10x.
+// then more than a tenth of what was read. docs/pitfalls-catalog.md #7 gives ~10x.
 inline constexpr double event_floor_factor = 10.0;
 
 // Nothing when the floor is not positive or not finite (not measured).

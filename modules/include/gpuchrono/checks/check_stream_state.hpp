@@ -1,4 +1,4 @@
-// Decisions about the stream and device a GPU timer runs on (PITFALLS.md #10, #12, #13, #14, #28): pure
+// Decisions about the stream and device a GPU timer runs on (docs/pitfalls-catalog.md #10, #12, #13, #14, #28): pure
 // functions over what a policy read at start and stop.
 #pragma once
 

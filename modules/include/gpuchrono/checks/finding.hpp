@@ -1,9 +1,9 @@
-// A Finding is one reason a measurement cannot be taken at face value (see ../shared/PITFALLS.md): a stable
+// A Finding is one reason a measurement cannot be taken at face value (see docs/pitfalls-catalog.md): a stable
 // code a script can match, a severity, a one-line message carrying the numbers that triggered it, and the fix.
 // Findings travel with the Measurement they were detected on, with the Series that holds it, and with the
 // Summary (summary.hpp) built from a Series.
 //
-// Every code is listed once, with its severity, its PITFALLS.md row and its fix, in finding_catalog.hpp;
+// Every code is listed once, with its severity, its docs/pitfalls-catalog.md row and its fix, in finding_catalog.hpp;
 // what happens when one is detected (collect, report, throw) is chosen in finding_reaction.hpp.
 #pragma once
 

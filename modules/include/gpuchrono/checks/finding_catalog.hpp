@@ -1,4 +1,4 @@
-// The one list of every finding code gpuchrono emits: its severity, the row of ../shared/PITFALLS.md it
+// The one list of every finding code gpuchrono emits: its severity, the row of docs/pitfalls-catalog.md it
 // stands for, a one-line summary and the fix. Detectors build their findings through make_finding(), which
 // takes severity and fix from here, so a code cannot drift from its documentation (docs/pitfalls.md is
 // written from this table, and a CPU test checks that every code in it is unique and complete).
@@ -20,7 +20,7 @@ namespace gpuchrono {
 struct FindingKind {
     std::string_view code;
     Severity severity;
-    int pitfall_row;  // row of PITFALLS.md; 0 when the pitfall is not one of its rows (the summary says where from)
+    int pitfall_row;  // row of docs/pitfalls-catalog.md; 0 when the pitfall is not one of its rows (the summary says where from)
     std::string_view summary;
     std::string_view fix;
 };
@@ -96,7 +96,7 @@ inline constexpr FindingKind finding_kinds[] = {
      "pin the buffer (cudaMallocHost, or cudaHostRegister on an existing one)"},
     {codes::host_time_in_event_interval, Severity::warning, 0,
      "the start event was recorded on an idle stream, and host time before or between launches makes up most of "
-     "the event interval (the pitfall the nvperf README describes; PITFALLS.md #4 and #22 are its usual causes)",
+     "the event interval (the pitfall the nvperf README describes; docs/pitfalls-catalog.md #4 and #22 are its usual causes)",
      "start the timer right before the first launch (after the host work), or queue the work before starting"},
     {codes::timed_stream_idle, Severity::warning, 8,
      "the timed stream had no pending work when the timer started nor when it stopped: the event interval is "
@@ -104,7 +104,7 @@ inline constexpr FindingKind finding_kinds[] = {
      "pass the timer the stream the work is launched on, and stop the timer right after the last launch"},
     {codes::interval_below_event_floor, Severity::warning, 7,
      "the event interval is less than 10x the empty event-pair interval measured on this device, so the timer's "
-     "own floor is a large part of it (PITFALLS.md #7 and #22)",
+     "own floor is a large part of it (docs/pitfalls-catalog.md #7 and #22)",
      "time many iterations between one event pair (or a CUDA graph of them) and divide"},
     {codes::timer_in_stream_capture, Severity::info, 13,
      "the timed stream was being captured into a graph: the events were recorded as graph nodes "
@@ -112,7 +112,7 @@ inline constexpr FindingKind finding_kinds[] = {
      "launch the graph before reading the duration (each launch overwrites it), or time the graph launch instead"},
     {codes::timer_device_changed, Severity::warning, 10,
      "the thread's current device changed between the timer's start and stop: work on the other device is not "
-     "inside the timed interval (PITFALLS.md #10 and #28)",
+     "inside the timed interval (docs/pitfalls-catalog.md #10 and #28)",
      "keep cudaSetDevice outside the timed scope and use one timer (one stream) per device"},
     {codes::legacy_default_stream, Severity::info, 12,
      "the timed stream is the legacy default stream, which waits for and blocks every blocking stream on the "
@@ -122,7 +122,7 @@ inline constexpr FindingKind finding_kinds[] = {
      "there)"},
     {codes::cold_first_sample, Severity::warning, 4,
      "the first sample of a series is far above the median of the rest: it paid for a cold start (context, lazy "
-     "module loading, idle clocks; PITFALLS.md #3 to #5)",
+     "module loading, idle clocks; docs/pitfalls-catalog.md #3 to #5)",
      "run the timed work once before timing it (and the GPU for some 100 ms), or drop the first sample"},
     {codes::too_few_samples, Severity::warning, 26,
      "the series has fewer samples than the statistic needs to mean anything",
@@ -183,7 +183,7 @@ inline constexpr FindingKind finding_kinds[] = {
      "time on a GPU no other process uses, or discard or report apart the readings that carry this finding"},
     {codes::nvml_unavailable, Severity::info, 0,
      "NVML (libnvidia-ml.so.1) could not be used, so the GPU clock, throttling and other-process checks "
-     "(PITFALLS.md #5, #6, #27) are off",
+     "(docs/pitfalls-catalog.md #5, #6, #27) are off",
      "install the NVIDIA driver's NVML library to enable these checks; timing works without it"},
     {codes::kernel_no_activity, Severity::warning, 8,
      "KernelPolicy counted no kernel, memcpy or memset in the scope: the work ran on another stream than the timed "
@@ -192,7 +192,7 @@ inline constexpr FindingKind finding_kinds[] = {
      "(KernelPolicy::Options{.count = KernelPolicy::Count::thread})"},
     {codes::kernel_activity_elsewhere, Severity::warning, 8,
      "the scope's thread launched work on another stream or device than the timed stream's: stream mode did not "
-     "count it; thread mode counted work of another device (PITFALLS.md #8 and #10)",
+     "count it; thread mode counted work of another device (docs/pitfalls-catalog.md #8 and #10)",
      "pass the stream the work runs on, or count every launch of the thread (Count::thread) on purpose"},
     {codes::kernel_records_dropped, Severity::warning, 0,
      "CUPTI dropped activity records while the scope ran (it had no buffer space: the library's buffers could not "

@@ -42,7 +42,7 @@ struct BlockSample {
 };
 
 // Where the SM clock that converts cycles to time came from. Never the nominal clock: the SM clock moves
-// with load, power and temperature (PITFALLS.md rows 5 and 6).
+// with load, power and temperature (docs/pitfalls-catalog.md rows 5 and 6).
 enum class ClockSource {
     none,              // not measured
     kernel_samples,    // clock64 against %globaltimer over the timed kernel's own reads, per SM

@@ -1,6 +1,6 @@
 // DeviceClockCalibration: what DeviceClockPolicy must know about a device before its samples can be read,
 // measured on that device by small kernels, never taken from nominal figures:
-// - the %globaltimer step (32 ns on an H100, 1 us on some boards: PITFALLS.md row 17), once per device;
+// - the %globaltimer step (32 ns on an H100, 1 us on some boards: docs/pitfalls-catalog.md row 17), once per device;
 // - the probe's own cost, an empty region and an empty loop iteration in cycles, once per (device, block
 //   size), since the barriers' cost depends on the number of warps;
 // - on demand, a reference SM clock: clock64 against %globaltimer over a short spin, for runs whose own reads

@@ -68,7 +68,7 @@ void apply_clock(BlockSamples& samples);
 ProbeOverhead overhead_from_calibration(std::span<const BlockSample> samples, std::uint32_t plain_regions,
                                         std::uint32_t threads_per_block);
 
-// Findings that need the timer step: samples shorter per interval than 30 %globaltimer steps (PITFALLS.md
+// Findings that need the timer step: samples shorter per interval than 30 %globaltimer steps (docs/pitfalls-catalog.md
 // row 17), and a kernel span that short.
 Findings resolution_findings(const BlockSamples& samples);
 

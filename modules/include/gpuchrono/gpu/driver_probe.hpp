@@ -11,7 +11,7 @@ const char* to_string(ModuleLoading m) noexcept;
 
 // The driver's module loading mode (cuModuleGetLoadingMode, through cudaGetDriverEntryPointByVersion): lazy is
 // the default since CUDA 12.2 (CUDA_MODULE_LOADING=EAGER turns it off), and then the first launch of each
-// kernel loads it (PITFALLS.md #4). Asked once and cached; unknown when there is no driver or device.
+// kernel loads it (docs/pitfalls-catalog.md #4). Asked once and cached; unknown when there is no driver or device.
 // It initialises the CUDA runtime if nothing else has: call it only where CUDA is in use already.
 ModuleLoading module_loading_mode() noexcept;
 

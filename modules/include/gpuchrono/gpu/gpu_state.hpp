@@ -5,7 +5,7 @@
 // NVML calls cost tens of microseconds or more (the process list most), far above what a per-sample check
 // may cost. So the policies read the state at most once per device every gpu_state_interval, at the start of
 // a timer (before its interval begins, where a cost cannot enter the measurement); the first timer on a device
-// always reads it, which is where an idle clock (PITFALLS.md #5) shows. The first read of the process also
+// always reads it, which is where an idle clock (docs/pitfalls-catalog.md #5) shows. The first read of the process also
 // loads and initialises NVML.
 #pragma once
 
@@ -24,7 +24,7 @@ GpuState read_gpu_state(int device);
 
 // Whether the policies read the GPU state at all: set_gpu_state_enabled's last value, else GPUCHRONO_GPU_STATE
 // (0/off/false or 1/on/true), else true. Off, no timer touches NVML, and the GPU-state findings (idle or low
-// clock, throttling, other processes: PITFALLS.md #5, #6, #27) are not made. The price of on: NVML's
+// clock, throttling, other processes: docs/pitfalls-catalog.md #5, #6, #27) are not made. The price of on: NVML's
 // initialisation, and each read after it, make the user's next kernel launch 4-7 us slower on the H100 (bench/
 // kernel_policy [4]), however many of the library's own launches come between. A timer reads before its
 // interval, so the first EventPolicy or HostSyncPolicy scope of a process, and one scope every 250 ms after

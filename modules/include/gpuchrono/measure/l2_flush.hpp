@@ -1,7 +1,7 @@
 // The cold-cache scrub of measure() (CacheState::cold) and of metrics::collect(): before each sample or pass,
 // outside what is measured, reset the persisting L2 lines (cudaCtxResetPersistingL2Cache: lines an
 // access-policy window marked persisting would survive a plain scrub), write a buffer of twice the L2's size,
-// as nvbench's L2 flush writes one (PITFALLS.md #23: a 16 MB read takes 6.1 us warm and 12.4 us cold on an
+// as nvbench's L2 flush writes one (docs/pitfalls-catalog.md #23: a 16 MB read takes 6.1 us warm and 12.4 us cold on an
 // H100, whose L2 is 50 MB), then read it back, so that the L2 is left cold and clean: no dirty line whose
 // write-back would land in the next kernel (in its DRAM writes, where ncu's --cache-control all has none).
 #pragma once

@@ -1,5 +1,5 @@
 // The Mann-Whitney U test (Wilcoxon rank-sum): does one set of samples tend to be larger than another?
-// Distribution-free, so the long right tail of kernel times (PITFALLS.md #26) does not break it, and the test
+// Distribution-free, so the long right tail of kernel times (docs/pitfalls-catalog.md #26) does not break it, and the test
 // Google Benchmark's compare.py uses. Pure functions over sample values (any order, any unit).
 //
 // u counts the pairs (a_i, b_j) with b_j > a_i, plus half the tied pairs: u > m n / 2 says b tends to be larger.

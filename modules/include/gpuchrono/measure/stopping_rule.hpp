@@ -2,7 +2,7 @@
 // order statistics, and the decision to stop. Pure functions over sample values, so CPU tests can feed them
 // synthetic samples with known answers.
 //
-// Why this interval: kernel times are skewed with a long right tail (PITFALLS.md #26), so an interval built
+// Why this interval: kernel times are skewed with a long right tail (docs/pitfalls-catalog.md #26), so an interval built
 // on the mean and a normal approximation says little about the median people read. For any continuous
 // distribution, the number of samples below the true median is Binomial(n, 1/2); so the order statistics
 // x_(l) and x_(n+1-l) (1-based) cover the median with probability 1 - 2 P(Bin(n, 1/2) <= l - 1), whatever the

@@ -1,4 +1,4 @@
-// Warm-up by time and state, not by a count of calls (PITFALLS.md #4 and #5): measure() runs the callable until
+// Warm-up by time and state, not by a count of calls (docs/pitfalls-catalog.md #4 and #5): measure() runs the callable until
 // its module is loaded (the first call, timed on its own: under lazy loading it pays for that) and the SM clock
 // reads steady through NVML (gpu_state.hpp), between warmup_min_time and warmup_max_time. Each round is a
 // slice of about 2 ms of calls timed by one event pair, whose per-call time sizes the graphs and batches that

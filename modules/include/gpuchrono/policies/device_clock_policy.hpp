@@ -22,7 +22,7 @@
 //   clock measured in this same run, minus the calibrated empty-region cost when Options::subtract_overhead.
 // - findings(): "device-clock-sm-changed" (a block changed SM inside a region), "device-clock-records-dropped"
 //   (more blocks than max_blocks), "device-clock-kernel-below-timer-resolution" and
-//   "device-clock-regions-below-timer-resolution" (PITFALLS.md row 17), and what check_block_samples finds
+//   "device-clock-regions-below-timer-resolution" (docs/pitfalls-catalog.md row 17), and what check_block_samples finds
 //   (check_device_clock.hpp): "clock-went-backwards", "partial-last-wave" (needs
 //   Options::resident_blocks_per_sm), "block-start-spread". They get the configured reaction
 //   (finding_reaction.hpp), keyed on the call site of stop(): reported once, or thrown as FindingError.

@@ -1,7 +1,7 @@
 // EventPolicy: a CUDA event pair recorded on the timed stream, on that stream's device.
 //
 // The interval is GPU time between the two records: the work enqueued between start and stop, plus the
-// launch latency that is inside the pair (PITFALLS.md #22: a naive pair around a D-us kernel reads
+// launch latency that is inside the pair (docs/pitfalls-catalog.md #22: a naive pair around a D-us kernel reads
 // D + 6..8 us on an H100). Events come from the EventPool, so a warm timer creates none.
 //
 // By default stop() waits for the stop event and reads the interval. With Options{.wait_at_stop = false}

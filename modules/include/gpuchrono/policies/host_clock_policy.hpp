@@ -1,10 +1,10 @@
 // HostClockPolicy: the host's steady_clock, for timing host code. Kernel launches return before the kernel
-// runs (PITFALLS.md #1), so around GPU work this clock measures the launch, not the work: HostSyncPolicy or
+// runs (docs/pitfalls-catalog.md #1), so around GPU work this clock measures the launch, not the work: HostSyncPolicy or
 // EventPolicy time GPU work. What it checks depends on how it is built:
 //
 //   HostClockPolicy()          host code only. Makes no CUDA runtime call, so it works on a machine without a
 //                              GPU. It cannot see GPU work, so it does not look for any; the one thing it checks
-//                              is whether a CUDA context appeared during the scope (PITFALLS.md #3: the first
+//                              is whether a CUDA context appeared during the scope (docs/pitfalls-catalog.md #3: the first
 //                              CUDA call of a process costs 213-323 ms on an H100), by asking the driver library
 //                              the process has already loaded (about 15 ns, nothing while no driver is loaded,
 //                              nothing at all once a context has been seen).

@@ -1,5 +1,5 @@
 // HostSyncPolicy: the host's steady_clock, with the GPU drained at both ends, so the interval holds all of
-// the GPU work enqueued between start and stop, plus launch and synchronisation latency (PITFALLS.md #22:
+// the GPU work enqueued between start and stop, plus launch and synchronisation latency (docs/pitfalls-catalog.md #22:
 // D + 12..16 us for a D-us kernel on an H100). It is what a user's wall clock sees.
 //
 // SyncScope::stream (default) synchronises the given stream; SyncScope::device synchronises the stream's

@@ -1,6 +1,6 @@
 // KernelPolicy: the GPU's own timing of every kernel, memcpy and memset that the scope's thread launched between
 // start and stop, read from CUPTI activity records (the kernel's lifetime on the GPU: a D-us spin reads
-// D + ~0.85 us on an H100, where an event pair reads D + 6 us; see DESIGN.md).
+// D + ~0.85 us on an H100, where an event pair reads D + 6 us; see docs/pitfalls-catalog.md rows 7 and 22).
 //
 //     gpuchrono::ScopedTimer<gpuchrono::KernelPolicy> t(stream);
 //     my_kernel<<<g, b, 0, stream>>>(...);
@@ -34,7 +34,7 @@
 // kernel-records-late (a launch call's record, or in stream mode a mark's, had not arrived 200 ms after its work
 // finished, and CUPTI's drop count did not explain it),
 // concurrent-work-overlapped (work of other streams that ran on the device beside the scope's kernels:
-// PITFALLS.md #9), gpu-idle-before (info: the scope's first activity started after its device had run none of
+// docs/pitfalls-catalog.md #9), gpu-idle-before (info: the scope's first activity started after its device had run none of
 // the process's work for 100 us or more; such a first kernel ran 0.6-1.7 us longer on an H100; the library's
 // stream marks are not work; idle_gap/idle_gap.hpp), cupti-unavailable.
 // CUPTI (libcupti.so.13, or .12 in a CUDA 12 build) is loaded at run time by the first KernelPolicy constructed (see available()); a program

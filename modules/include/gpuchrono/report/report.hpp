@@ -147,7 +147,7 @@ Timeline make_timeline(std::string name, const BlockSamples& blocks);
 std::string region_name(const Timeline& t, std::uint32_t id);
 
 // The clock64 cycles a sample spent in its region: stop - start for a plain region, the accumulated cycles
-// for a loop region; NaN where the block changed SM inside it (two unaligned counters: PITFALLS.md row 16).
+// for a loop region; NaN where the block changed SM inside it (two unaligned counters: docs/pitfalls-catalog.md row 16).
 double sample_cycles(const BlockSample& s) noexcept;
 
 // One point of a curve; low/high (NaN when absent) span a band around it, e.g. the min and max over blocks.

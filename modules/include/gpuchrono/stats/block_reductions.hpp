@@ -151,7 +151,7 @@ struct group_by_sm_fn : ranges::pipeable_base {
 inline constexpr group_by_sm_fn group_by_sm{};
 
 // How a launch of block_count blocks fills a GPU that holds sm_count * resident_blocks_per_sm blocks at a
-// time (PITFALLS.md row 24): a partial last wave costs as long as a full one while most SMs idle.
+// time (docs/pitfalls-catalog.md row 24): a partial last wave costs as long as a full one while most SMs idle.
 struct Waves {
     double waves = 0.0;                   // block_count / blocks_per_wave, e.g. 1.0076 for 133 blocks on 132 slots
     std::size_t full_waves = 0;           // floor of that

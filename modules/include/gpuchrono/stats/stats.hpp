@@ -1,10 +1,10 @@
 // gpuchrono::Stats and the reductions that produce it: the one summary that the samples of every policy
 // (HostSyncPolicy, EventPolicy, DeviceClockPolicy) end in.
 //
-// Host only. This header includes range-v3, which nvcc 13.0 cannot compile (DESIGN.md), so no header that a
+// Host only. This header includes range-v3, which nvcc 13.0 cannot compile (docs/install.md), so no header that a
 // .cu file includes may include this one. Importing code gets it through `import gpuchrono;`.
 //
-// Why this set of statistics: kernel timings are skewed, with a long right tail of slow samples (PITFALLS.md
+// Why this set of statistics: kernel timings are skewed, with a long right tail of slow samples (docs/pitfalls-catalog.md
 // row 26), so the mean and standard deviation describe the tail as much as the kernel. The summary therefore
 // also carries the order statistics (min, median, percentiles) and the median absolute deviation, which are
 // the ones to compare between runs.

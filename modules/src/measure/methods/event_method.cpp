@@ -1,7 +1,7 @@
 // Method::event: an event pair around each call. The batch's calls are queued back to back behind one untimed
 // call (or the L2 flush), so once the host is ahead of the GPU a pair holds the call's GPU time plus the
 // stream's gap between commands, not the host's launch latency (a naive pair on an idle stream holds that:
-// D + 5.7..6.8 us on an H100, PITFALLS.md #22). For calls shorter than a launch the host cannot get ahead,
+// D + 5.7..6.8 us on an H100, docs/pitfalls-catalog.md #22). For calls shorter than a launch the host cannot get ahead,
 // and the pair includes the launch: use the graph or kernel method there.
 #include "sample_method.hpp"
 

@@ -1,6 +1,6 @@
 // Method::graph: the callable captured once into a CUDA graph of N calls, the graph replayed, and each replay's
 // event interval divided by N. Inside a graph the launches cost the GPU about 0.83 us each and the host nothing
-// (PITFALLS.md, other H100 figures), so a D-us kernel reads D + 0.85..0.88 us, within a few ns of its CUPTI
+// (docs/pitfalls-catalog.md, other H100 figures), so a D-us kernel reads D + 0.85..0.88 us, within a few ns of its CUPTI
 // activity record; the replay's own start-up is shared by N calls. N is chosen so a replay lasts about
 // graph_replay_time (200 us: N = 107 for a 1 us kernel), with at least 64 calls (so 64 for 10 and 100 us)
 // unless a replay would pass 10 ms (10 calls of 1 ms), and at most 1000.

@@ -38,7 +38,7 @@ struct launch_skew_of {
 namespace views {
 
 // Per sample, in input order, how long after the earliest start among the input samples it started:
-// start_ns - min(start_ns). Blocks do not start in blockIdx order (PITFALLS.md row 25), so this is the
+// start_ns - min(start_ns). Blocks do not start in blockIdx order (docs/pitfalls-catalog.md row 25), so this is the
 // measured launch spread. Needs a forward range (it reads the input twice).
 inline constexpr ranges::views::view_closure<detail::launch_skew_of> launch_skew{};
 

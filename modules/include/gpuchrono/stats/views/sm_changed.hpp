@@ -19,7 +19,7 @@ struct sm_differs {
 
 namespace views {
 
-// Only the samples whose %smid differed between the start and the stop read (PITFALLS.md row 18): their
+// Only the samples whose %smid differed between the start and the stop read (docs/pitfalls-catalog.md row 18): their
 // cycle counts come from two unaligned clocks and must not be subtracted.
 inline constexpr ranges::views::view_closure<detail::filter_samples<detail::sm_differs>> sm_changed{};
 
