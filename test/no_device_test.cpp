@@ -35,8 +35,15 @@ BOOST_AUTO_TEST_CASE(event_timer_throws_a_named_cuda_error) {
         BOOST_FAIL("an EventPolicy timer cannot start without a device");
     } catch (const gpuchrono::CudaError& e) {
         BOOST_TEST(names_a_no_device_error(e.what()), e.what());
-        // The first CUDA call of a timer asks whether the stream is being captured (see stream_device()).
-        BOOST_TEST(std::string(e.what()).find("cudaStreamIsCapturing") != std::string::npos, e.what());
+        // The user's call comes first, then what the library asked CUDA: the first CUDA call of a timer asks
+        // whether the stream is being captured (see stream_device()).
+        const std::string what = e.what();
+        BOOST_TEST(what.starts_with("gpuchrono: no usable CUDA device (" + std::string(e.name()) + ": "), what);
+        BOOST_TEST(what.find(") in ScopedTimer<EventPolicy>; ") != std::string::npos, what);
+        BOOST_TEST(what.find("cudaStreamIsCapturing") != std::string::npos, what);
+        BOOST_TEST(what.find(".cpp:") == std::string::npos, what);  // no library file: the timer has no caller line
+        BOOST_TEST(e.entry_point() == "ScopedTimer<EventPolicy>");
+        BOOST_TEST(e.no_usable_device());
         BOOST_TEST(names_a_no_device_error(e.name()));
     }
 }
@@ -47,12 +54,29 @@ BOOST_AUTO_TEST_CASE(host_sync_timer_throws_a_named_cuda_error) {
         BOOST_FAIL("a HostSyncPolicy timer cannot start without a device");
     } catch (const gpuchrono::CudaError& e) {
         BOOST_TEST(names_a_no_device_error(e.what()), e.what());
+        BOOST_TEST(std::string(e.what()).find(" in ScopedTimer<HostSyncPolicy>") != std::string::npos, e.what());
+    }
+}
+
+// measure() takes the caller's std::source_location: the message ends with the user's file and line.
+BOOST_AUTO_TEST_CASE(measure_names_the_callers_line) {
+    const auto line = __LINE__ + 2;
+    try {
+        (void)gpuchrono::measure("saxpy", cudaStream_t{}, [](cudaStream_t) {});
+        BOOST_FAIL("measure() cannot run without a device");
+    } catch (const gpuchrono::CudaError& e) {
+        const std::string what = e.what();
+        BOOST_TEST(what.starts_with("gpuchrono: no usable CUDA device ("), what);
+        BOOST_TEST(what.find(" in measure(\"saxpy\") at no_device_test.cpp:" + std::to_string(line) + ";") !=
+                       std::string::npos,
+                   what);
     }
 }
 
 BOOST_AUTO_TEST_CASE(prepare_throws_a_named_cuda_error) {
-    BOOST_CHECK_EXCEPTION(gpuchrono::prepare(cudaStream_t{}), gpuchrono::CudaError,
-                          [](const gpuchrono::CudaError& e) { return names_a_no_device_error(e.what()); });
+    BOOST_CHECK_EXCEPTION(gpuchrono::prepare(cudaStream_t{}), gpuchrono::CudaError, [](const gpuchrono::CudaError& e) {
+        return names_a_no_device_error(e.what()) && e.entry_point() == "prepare()";
+    });
 }
 
 BOOST_AUTO_TEST_CASE(event_pool_throws_a_named_cuda_error) {

@@ -11,7 +11,16 @@
 
 namespace gpuchrono {
 
+namespace {
+void prepare_device(cudaStream_t stream);
+}  // namespace
+
 void prepare(cudaStream_t stream) {
+    in_entry_point("prepare()", nullptr, [&] { prepare_device(stream); });
+}
+
+namespace {
+void prepare_device(cudaStream_t stream) {
     RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing: leave its capture alone
     if (stream_is_capturing(stream))
         throw TimerError("gpuchrono::prepare: the stream is being captured into a graph; prepare the device before "
@@ -27,5 +36,6 @@ void prepare(cudaStream_t stream) {
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for gpuchrono::prepare's warm-up kernel on device " +
                                                             std::to_string(device));
 }
+}  // namespace
 
 }  // namespace gpuchrono

@@ -133,8 +133,21 @@ std::unique_ptr<SampleMethod> make_method(Method m, const MethodSetup& setup) {
 
 }  // namespace
 
+namespace {
+Series measure_named(std::string name, cudaStream_t stream, const LaunchFn& launch, bool takes_stream,
+                     const MeasureOptions& options, std::source_location where);
+}  // namespace
+
+// The user's call: a CUDA failure anywhere inside (no device, a faulting kernel) names it and the caller's line.
 Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& launch, bool takes_stream,
                       const MeasureOptions& options, std::source_location where) {
+    const std::string entry = "measure(\"" + name + "\")";
+    return in_entry_point(entry, &where, [&] { return measure_named(std::move(name), stream, launch, takes_stream, options, where); });
+}
+
+namespace {
+Series measure_named(std::string name, cudaStream_t stream, const LaunchFn& launch, bool takes_stream,
+                     const MeasureOptions& options, std::source_location where) {
     options.validate();
     // One NVTX range over the whole call, named after the series, so a profiler sees measure()'s work (and
     // ncu --nvtx-include "gpuchrono@<name>/" profiles its kernels); popped on every way out.
@@ -302,6 +315,7 @@ Series measure_erased(std::string name, cudaStream_t stream, const LaunchFn& lau
     for (Measurement& m : taken) series.add(std::move(m));
     return series;
 }
+}  // namespace
 
 }  // namespace detail
 

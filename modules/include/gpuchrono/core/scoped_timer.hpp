@@ -41,31 +41,40 @@ public:
     // Starts timing; the arguments construct the policy (e.g. a stream).
     template <class... Args>
         requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...) {
+    explicit ScopedTimer(Args&&... args) try : policy_(std::in_place, std::forward<Args>(args)...) {
         begin(nullptr);
+    } catch (const CudaError& e) {
+        throw e.in(entry_point(), nullptr);
     }
 
     // Starts timing and appends the measurement to `into` when the timer stops, however it stops.
     template <class... Args>
         requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Series& into, Args&&... args) : policy_(std::in_place, std::forward<Args>(args)...), into_(&into) {
+    explicit ScopedTimer(Series& into, Args&&... args) try
+        : policy_(std::in_place, std::forward<Args>(args)...), into_(&into) {
         begin(&into);
+    } catch (const CudaError& e) {
+        throw e.in(entry_point(), nullptr);
     }
 
     // Braced options, `ScopedTimer<EventPolicy> t(series, stream, {.wait_at_stop = false})`: a braced list has
     // no type, so it cannot be deduced through the packs above; these name the policy's Options for it.
     template <class Target, class P = Policy>
         requires std::constructible_from<P, Target, typename P::Options>
-    explicit ScopedTimer(Target&& target, typename P::Options options)
+    explicit ScopedTimer(Target&& target, typename P::Options options) try
         : policy_(std::in_place, std::forward<Target>(target), std::move(options)) {
         begin(nullptr);
+    } catch (const CudaError& e) {
+        throw e.in(entry_point(), nullptr);
     }
 
     template <class Target, class P = Policy>
         requires std::constructible_from<P, Target, typename P::Options>
-    explicit ScopedTimer(Series& into, Target&& target, typename P::Options options)
+    explicit ScopedTimer(Series& into, Target&& target, typename P::Options options) try
         : policy_(std::in_place, std::forward<Target>(target), std::move(options)), into_(&into) {
         begin(&into);
+    } catch (const CudaError& e) {
+        throw e.in(entry_point(), nullptr);
     }
 
     ScopedTimer(const ScopedTimer&) = delete;
@@ -105,6 +114,10 @@ public:
         }
         try {
             result_ = policy_->stop();
+        } catch (const CudaError& e) {
+            const CudaError named = e.in(entry_point("stop() of "), nullptr);
+            fail(named.what());
+            throw named;
         } catch (const std::exception& e) {
             fail(e.what());
             throw;
@@ -132,6 +145,20 @@ public:
     }
 
 private:
+    // How errors name this timer: "ScopedTimer<EventPolicy>" for the library's policies, the policy's own name
+    // for others. Built only when something failed.
+    static std::string entry_point(std::string_view prefix = {}) {
+        constexpr std::string_view names[][2] = {{"event", "EventPolicy"},           {"host-sync", "HostSyncPolicy"},
+                                                 {"device-clock", "DeviceClockPolicy"}, {"kernel", "KernelPolicy"},
+                                                 {"host-clock", "HostClockPolicy"}};
+        std::string_view type = Policy::name;
+        for (const auto& n : names)
+            if (n[0] == Policy::name) type = n[1];
+        std::string entry(prefix);
+        entry.append("ScopedTimer<").append(type).append(">");
+        return entry;
+    }
+
     // Starts the policy, then opens the NVTX range (see the header comment). A start that throws leaves no range
     // open: the constructor fails before it is pushed.
     void begin(const Series* into) {
