@@ -23,6 +23,6 @@ int main() {
         launch_saxpy(stream, n, 2.0f, x, y);
     }
     gpuchrono::Stats s = series["saxpy"].durations() | gpuchrono::summarize;
-    std::cout << s << '\n';                   // n=100  median 12.5 us  mean ...
+    std::cout << s << '\n';                   // one line: n, median, mean, sd, cv, percentiles, max, mad
     gpuchrono::write_report(series, "out/");  // report.txt, report.json, CSV tables, SVGs, index.html
 }
