@@ -71,14 +71,6 @@ Cost measure(const std::vector<std::function<void()>>& scopes, const std::vector
     return c;
 }
 
-void print_sm_clock(const char* when) {
-    const gpuchrono::GpuState s = gpuchrono::read_gpu_state(0);
-    if (s.sm_clock_mhz && s.max_sm_clock_mhz)
-        std::printf("SM clock %s: %u of %u MHz\n", when, *s.sm_clock_mhz, *s.max_sm_clock_mhz);
-    else
-        std::printf("SM clock %s: unknown (%s)\n", when, s.nvml_loaded ? "NVML gave no clock" : s.nvml_error.c_str());
-}
-
 }  // namespace
 
 int main() try {

@@ -37,7 +37,12 @@ void check_measures_the_spin(const char* what, const Measurement& m, double lowe
     BOOST_TEST_REQUIRE(!m.failed(), m.error());
     BOOST_TEST(m.duration().ns() >= lower_ns, what << " read " << gpuchrono::to_string(m.duration()));
     BOOST_TEST(!has(m, gpuchrono::codes::legacy_default_stream), what);
-    BOOST_TEST(!has(m, gpuchrono::codes::timed_stream_idle), what);  // the kernel was on the timed stream
+    // The kernel was on the timed stream: the interval holds it (above). The stream can still be idle at the stop
+    // when the host paused longer than the kernel ran (a loaded or sanitized host), and the finding then says so
+    // rightly; it must count at least the kernel's run.
+    for (const auto& f : m.findings())
+        if (f.code == gpuchrono::codes::timed_stream_idle)
+            BOOST_TEST(f.evidence_or("host_time_ns", 0) >= lower_ns, what << ": " << gpuchrono::to_string(f));
 }
 
 }  // namespace

@@ -1,0 +1,234 @@
+// Open question: does every stretched KernelPolicy reading carry a finding (concurrent-work-overlapped, or
+// gpu-idle-before after the device or the scope's stream idled), and how precise are gpu-idle-before's
+// thresholds? 4 threads x 200 lazy stream-mode scopes of spin(20 us) on their own streams, 5 runs: the readings
+// more than 500 ns above the thread-free median, which finding each carries, where the unflagged ones sat, and
+// the idle gaps eager scopes one after another leave.
+//   bench_stretched_readings [CSV]   CSV: one row per reading, with its stream's and device's idle time before it
+// Not a test: it asserts nothing. Run on a GPU: bench_stretched_readings
+#include <cuda_runtime_api.h>
+
+#include "bench_timing.hpp"
+#include "device_banner.hpp"
+
+#include <spin.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <gpuchrono/gpu/stream_state.hpp>
+
+#include <gpuchrono/api.hpp>
+
+using gpuchrono::Duration;
+using gpuchrono::EventPolicy;
+using gpuchrono::KernelPolicy;
+using gpuchrono::ScopedTimer;
+namespace kernels = gpuchrono::kernels;
+using bench::Clock;
+using bench::Spread;
+using bench::spread;
+using bench::ns_since;
+
+namespace {
+
+// Four threads, each timing 200 spin(20 us) with lazy stream-mode scopes on its own stream, 5 runs. A reading
+// more than 500 ns above the thread-free median was stretched by something; each must carry a finding:
+// concurrent-work-overlapped when other work ran beside it, gpu-idle-before when the device had run none of
+// the process's work for 100 us or more before it, or the scope's stream none for 80 us (idle_gap_finding.hpp).
+bool carries(const gpuchrono::Measurement& m, std::string_view code) {
+    return std::any_of(m.findings().begin(), m.findings().end(), [&](const gpuchrono::Finding& f) { return f.code == code; });
+}
+
+double evidence(const gpuchrono::Measurement& m, std::string_view code, const std::string& name) {
+    for (const gpuchrono::Finding& f : m.findings())
+        if (f.code == code) return f.evidence_or(name, -1);
+    return -1;
+}
+
+void overlap_flags(const char* csv_path = nullptr) {
+    std::printf("\n[10] 4 threads x 200 lazy stream-mode scopes of spin(20 us), own streams, 5 runs: readings > thread-free "
+                "median + 500 ns, and which finding each carries (concurrent-work-overlapped, gpu-idle-before)\n");
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    const Duration d = Duration::from_us(20);
+    const auto idle_code = gpuchrono::codes::gpu_idle_before;
+    const auto overlap_code = gpuchrono::codes::concurrent_work_overlapped;
+    cudaStream_t solo = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&solo, cudaStreamNonBlocking), "creating a stream");
+    std::vector<gpuchrono::Measurement> solo_readings;
+    for (int i = 0; i < 200; ++i) {
+        ScopedTimer<KernelPolicy> t(solo);
+        kernels::launch_spin(d, solo);
+        solo_readings.push_back(t.stop());
+    }
+    (void)cudaStreamDestroy(solo);
+    std::vector<double> alone, alone_idle, alone_busy, solo_gaps;
+    for (std::size_t i = 0; i < solo_readings.size(); ++i) {
+        const gpuchrono::Measurement& m = solo_readings[i];
+        alone.push_back(m.duration().ns());
+        (carries(m, idle_code) ? alone_idle : alone_busy).push_back(m.duration().ns());
+        // The only work of the process: the previous scope's kernel ended this long before this one began.
+        if (i > 0 && !m.activities().empty() && !solo_readings[i - 1].activities().empty())
+            solo_gaps.push_back(static_cast<double>(m.activities().front().start_ns) -
+                                static_cast<double>(solo_readings[i - 1].activities().back().end_ns));
+    }
+    const double median = spread(alone).median;
+    std::FILE* csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
+    if (csv_path && !csv) {
+        std::fprintf(stderr, "bench_kernel_policy: cannot write %s: %s\n", csv_path, std::strerror(errno));
+        std::exit(2);
+    }
+    if (csv)
+        std::fprintf(csv, "run,thread,scope,ns,over_median_ns,overlap,idle,stream_idle_ns,device_idle_ns,idle_gap_ns,mark_gap_ns\n");
+    std::printf("  thread-free median %.0f ns (p95 %.0f); eager scopes one after another leave the device idle "
+                "%.1f us (p5 %.1f, p95 %.1f, max %.1f) between kernels\n",
+                median, spread(alone).p95, spread(solo_gaps).median / 1e3, spread(solo_gaps).p5 / 1e3,
+                spread(solo_gaps).p95 / 1e3, *std::max_element(solo_gaps.begin(), solo_gaps.end()) / 1e3);
+    std::printf("  thread-free readings carrying gpu-idle-before: %zu of 200 (median %.0f ns); without it: median %.0f ns\n",
+                alone_idle.size(), alone_idle.empty() ? 0.0 : spread(alone_idle).median,
+                alone_busy.empty() ? 0.0 : spread(alone_busy).median);
+    for (int run = 0; run < 5; ++run) {
+        std::vector<gpuchrono::Series> series;
+        for (int t = 0; t < 4; ++t) series.emplace_back("thread " + std::to_string(t));
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                cudaStream_t s = nullptr;
+                GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a stream");
+                for (int i = 0; i < 200; ++i) {
+                    ScopedTimer<KernelPolicy> timer(series[static_cast<std::size_t>(t)], s, KernelPolicy::Options{.wait_at_stop = false});
+                    kernels::launch_spin(d, s);
+                }
+                (void)series[static_cast<std::size_t>(t)].durations();
+                (void)cudaStreamDestroy(s);
+            });
+        for (std::thread& t : threads) t.join();
+        int stretched = 0, overlap_flagged = 0, idle_flagged = 0, unflagged = 0, overlap_total = 0, idle_total = 0,
+            idle_not_stretched = 0, elsewhere = 0;
+        double worst_unflagged = 0;
+        std::vector<double> idle_gaps, mark_gaps;  // gpu-idle-before's evidence on the stretched readings it flags
+        // In hindsight, with every thread's records in hand: how much of another thread's counted work overlapped
+        // each unflagged stretched reading, and how long after its end that work ended (a record that came after
+        // the reading's attribution was made could not be seen then).
+        struct Span { int thread; std::uint64_t start, end; };
+        std::vector<Span> all;
+        for (std::size_t t = 0; t < series.size(); ++t)
+            for (const gpuchrono::Measurement& m : series[t].measurements())
+                for (const auto& a : m.activities()) all.push_back({static_cast<int>(t), a.start_ns, a.end_ns});
+        int explained = 0, shown = 0;
+        // How long a reading's stream (its own thread's previous kernel) and the device (every thread's counted work;
+        // marks are not among the activities) had been idle before it, in hindsight; -1 where nothing came before.
+        const auto idle_gaps_before = [&](std::size_t t, std::size_t index, const gpuchrono::Measurement& m) {
+            std::pair<long long, long long> gaps{-1, -1};
+            if (m.activities().empty()) return gaps;
+            const std::uint64_t first = m.activities().front().start_ns;
+            if (index > 0 && !series[t].measurements()[index - 1].activities().empty())
+                gaps.first = static_cast<long long>(first) -
+                             static_cast<long long>(series[t].measurements()[index - 1].activities().back().end_ns);
+            std::uint64_t last_end = 0;
+            for (const Span& o : all)
+                if (o.start < first) last_end = std::max(last_end, o.end);
+            if (last_end > 0) gaps.second = last_end >= first ? 0 : static_cast<long long>(first - last_end);
+            return gaps;
+        };
+        auto diagnose = [&](std::size_t t, std::size_t index, const gpuchrono::Measurement& m) {
+            std::uint64_t best = 0, lag = 0, gap = ~std::uint64_t{0};
+            for (const auto& a : m.activities())
+                for (const Span& o : all) {
+                    if (o.thread == static_cast<int>(t)) continue;
+                    const std::uint64_t lo = std::max(a.start_ns, o.start), hi = std::min(a.end_ns, o.end);
+                    if (hi > lo && hi - lo > best) { best = hi - lo; lag = o.end > a.end_ns ? o.end - a.end_ns : 0; }
+                    if (o.end <= a.start_ns) gap = std::min(gap, a.start_ns - o.end);
+                    if (o.start >= a.end_ns) gap = std::min(gap, o.start - a.end_ns);
+                }
+            explained += best > 0;
+            const auto [idle_before, device_idle] = idle_gaps_before(t, index, m);
+            if (shown++ < 8)
+                std::printf("    unflagged %.0f ns (thread %zu, scope %zu, its stream idle %lld ns before it, the device %lld ns): "
+                            "hindsight overlap %llu ns, the other work ended %llu ns after it; nearest other work %lld ns away\n",
+                            m.duration().ns(), t, index, idle_before, device_idle, static_cast<unsigned long long>(best),
+                            static_cast<unsigned long long>(lag), gap == ~std::uint64_t{0} ? -1LL : static_cast<long long>(gap));
+        };
+        for (std::size_t si = 0; si < series.size(); ++si)
+            for (std::size_t mi = 0; mi < series[si].measurements().size(); ++mi) {
+                const gpuchrono::Measurement& m = series[si].measurements()[mi];
+                const bool overlap = carries(m, overlap_code), idle = carries(m, idle_code);
+                elsewhere += carries(m, gpuchrono::codes::kernel_activity_elsewhere);
+                if (csv && !m.activities().empty()) {
+                    const auto [stream_idle, device_idle] = idle_gaps_before(si, mi, m);
+                    std::fprintf(csv, "%d,%zu,%zu,%.0f,%.0f,%d,%d,%lld,%lld,%.0f,%.0f\n", run, si, mi, m.duration().ns(),
+                                 m.duration().ns() - median, overlap, idle, stream_idle, device_idle,
+                                 evidence(m, idle_code, "idle_gap_ns"), evidence(m, idle_code, "mark_gap_ns"));
+                }
+                overlap_total += overlap;
+                idle_total += idle;
+                if (m.duration().ns() > median + 500) {
+                    ++stretched;
+                    overlap_flagged += overlap;
+                    idle_flagged += idle;
+                    if (idle) {
+                        idle_gaps.push_back(evidence(m, idle_code, "idle_gap_ns"));
+                        mark_gaps.push_back(evidence(m, idle_code, "mark_gap_ns"));
+                    }
+                    if (!overlap && !idle) {
+                        ++unflagged;
+                        worst_unflagged = std::max(worst_unflagged, m.duration().ns());
+                        diagnose(si, mi, m);
+                    }
+                } else {
+                    idle_not_stretched += idle;
+                }
+            }
+        if (unflagged > 0)
+            std::printf("    %d of the %d unflagged had another thread's work overlapping them in hindsight\n", explained,
+                        unflagged);
+        if (!idle_gaps.empty())
+            std::printf("    gpu-idle-before on stretched readings: device idle %.1f..%.1f us before them, the latest stream "
+                        "mark %.1f..%.1f us before them\n",
+                        *std::min_element(idle_gaps.begin(), idle_gaps.end()) / 1e3,
+                        *std::max_element(idle_gaps.begin(), idle_gaps.end()) / 1e3,
+                        *std::min_element(mark_gaps.begin(), mark_gaps.end()) / 1e3,
+                        *std::max_element(mark_gaps.begin(), mark_gaps.end()) / 1e3);
+        std::printf("  run %d: stretched %d, overlap-flagged %d, idle-flagged %d, unflagged %d (of 800 readings > median + "
+                    "500 ns; unflagged max %.0f ns); in all %d carry concurrent-work-overlapped, %d gpu-idle-before (%d of "
+                    "them not stretched), %d kernel-activity-elsewhere\n",
+                    run, stretched, overlap_flagged, idle_flagged, unflagged, worst_unflagged, overlap_total, idle_total,
+                    idle_not_stretched, elsewhere);
+        std::printf("  => target (every stretched reading carries a finding): %s\n", unflagged == 0 ? "met" : "missed");
+    }
+    if (csv && std::fclose(csv) != 0) {
+        std::fprintf(stderr, "bench_kernel_policy: writing %s failed\n", csv_path);
+        std::exit(2);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+    if (argc > 2) {
+        std::fprintf(stderr, "usage: bench_stretched_readings [CSV]\n");
+        return 2;
+    }
+    if (auto why = gpuchrono::no_device_reason()) {
+        std::printf("bench_stretched_readings: no CUDA device (%s); run it on a GPU machine\n", why->c_str());
+        return 2;
+    }
+    print_device_banner("bench_stretched_readings");
+    if (!KernelPolicy::available()) {
+        std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
+        return 1;
+    }
+    overlap_flags(argc == 2 ? argv[1] : nullptr);
+    print_sm_clock("after the table");
+    return 0;
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_stretched_readings: %s\n", e.what());
+    return 1;
+}
