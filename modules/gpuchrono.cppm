@@ -18,6 +18,10 @@ export namespace gpuchrono {
 using gpuchrono::Duration;
 using gpuchrono::to_string;
 
+// Version
+using gpuchrono::Version;
+using gpuchrono::version;
+
 // Errors
 using gpuchrono::CudaError;
 using gpuchrono::TimerError;

@@ -15,14 +15,13 @@ import warnings
 from typing import Any, Callable, Iterable, Optional
 
 from . import _gpuchrono
-from ._gpuchrono import Series, device_count, no_device_reason, kernel_method_available
+from ._gpuchrono import Series, __version__, device_count, no_device_reason, kernel_method_available
 from ._streams import launcher, stream_handle, stream_context
 
 __all__ = [
     "measure", "compare", "Comparison", "kernel_timer", "event_timer", "host_timer", "write_report", "sweep",
     "Series", "TimingWarning", "NoDeviceError", "device_count", "no_device_reason", "kernel_method_available",
 ]
-__version__ = "0.2.0"
 
 
 class TimingWarning(UserWarning):

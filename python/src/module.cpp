@@ -183,6 +183,8 @@ nb::dict record_dict(const gpuchrono::Series& s) {
 
 NB_MODULE(_gpuchrono, m) {
     m.doc() = "gpuchrono's C++ library (use the package gpuchrono, which wraps this module)";
+    // The library's version, the one project(gpuchrono VERSION ...) gives every package (gpuchrono.__version__).
+    m.attr("__version__") = std::string(gpuchrono::version().text);
     // Findings reach Python's warnings (gpuchrono.TimingWarning, issued by the package), not stderr: the library
     // collects them, whatever GPUCHRONO_FINDINGS says, and the package warns once per code and call site.
     gpuchrono::set_finding_reaction(gpuchrono::Reaction::collect);

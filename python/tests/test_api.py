@@ -16,6 +16,12 @@ def synthetic(name, values):
     return s
 
 
+def test_version_is_the_librarys_and_the_wheels():
+    from importlib.metadata import version
+    assert gpuchrono.__version__ == version("gpuchrono")
+    assert gpuchrono.__version__.count(".") == 2
+
+
 BASE = [1000, 1100, 1050, 990, 1020, 1010, 1030, 1005, 1001, 1040, 1012, 1018]
 
 

@@ -10,6 +10,7 @@
 #endif
 
 #include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/version.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>

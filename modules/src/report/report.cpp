@@ -3,6 +3,7 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/stats/summary.hpp>
+#include <gpuchrono/version.hpp>
 
 #include <cuda_runtime_api.h>
 #include <unistd.h>
@@ -168,7 +169,7 @@ Timeline make_timeline(std::string name, const BlockSamples& b) {
 
 Report new_report() {
     Report r;
-    r.generator = std::string("gpuchrono ") + GPUCHRONO_VERSION;
+    r.generator = std::string("gpuchrono ") + std::string(gpuchrono::version().text);
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm utc{};
     gmtime_r(&now, &utc);
