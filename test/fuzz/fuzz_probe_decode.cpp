@@ -16,9 +16,9 @@
 //   ClockSpan    the reference span
 //   f64, f64     overhead cycles per region and per loop iteration
 //   records      up to capacity_blocks x regions ProbeRecords
-#include <gpuchrono/checks/finding.hpp>
-#include <gpuchrono/device_clock/decode.hpp>
-#include <gpuchrono/device_clock/probe_layout.hpp>
+#include <gpuchrono/core/finding.hpp>
+#include <gpuchrono/policies/device_clock/decode.hpp>
+#include <gpuchrono/core/probe_layout.hpp>
 #include <gpuchrono/stats/stats.hpp>
 #include <gpuchrono/stats/views.hpp>
 

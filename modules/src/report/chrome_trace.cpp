@@ -2,7 +2,7 @@
 
 #include <gpuchrono/report/timeline_svg.hpp>
 
-#include "json_writer.hpp"
+#include "json/json_writer.hpp"
 
 #include <gpuchrono/stats/views.hpp>
 

@@ -3,7 +3,7 @@
 // writer and reader of report_json.cpp call it, so the metrics layout lives in a file of its own.
 #pragma once
 
-#include "json_writer.hpp"
+#include "json/json_writer.hpp"
 
 #include <gpuchrono/metrics/kernel_metrics.hpp>
 

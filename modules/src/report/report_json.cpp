@@ -1,11 +1,11 @@
 #include <gpuchrono/report/report_json.hpp>
 
-#include "json_writer.hpp"
+#include "json/json_writer.hpp"
 #include "kernel_metrics_json.hpp"
 #include "utf8.hpp"
-#include "../distributed/rank_section_json.hpp"
+#include "report/rank_section_json.hpp"
 
-#include <gpuchrono/distributed/report_section.hpp>
+#include <gpuchrono/report/report_section.hpp>
 
 #include <cerrno>
 #include <charconv>

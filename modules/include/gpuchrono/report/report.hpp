@@ -8,9 +8,9 @@
 // cycles exactly as the device read them. Fields a run could not measure hold NaN (numbers) or are empty.
 #pragma once
 
-#include <gpuchrono/device_clock/block_samples.hpp>
+#include <gpuchrono/core/block_samples.hpp>
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/core/device_busy.hpp>
 #include <gpuchrono/core/series.hpp>
