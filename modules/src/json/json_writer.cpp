@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string_view>
 
-namespace gpuchrono::report::detail {
+namespace gpuchrono::json {
 
 namespace {
 
@@ -85,4 +85,4 @@ std::string write_json(const Json& value, int indent) {
     return out;
 }
 
-}  // namespace gpuchrono::report::detail
+}  // namespace gpuchrono::json

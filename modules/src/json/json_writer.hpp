@@ -14,13 +14,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 
-namespace gpuchrono::report::detail {
+namespace gpuchrono::json {
 
 using Json = nlohmann::ordered_json;
 
 // indent: spaces per level (0..16); 0 writes everything on one line without spaces ({"a":1,"b":[1,2]}).
 std::string write_json(const Json& value, int indent = 2);
 
-}  // namespace gpuchrono::report::detail
+// An object with members in the order given (ordered_json keeps insertion order, so files diff cleanly).
+// Built member by member because a braced list of pairs is ambiguous between an object and an array of
+// arrays.
+inline Json object(std::initializer_list<std::pair<const char*, Json>> members) {
+    Json o = Json::object();
+    for (const auto& [key, value] : members) o[key] = value;
+    return o;
+}
+
+}  // namespace gpuchrono::json

@@ -10,15 +10,10 @@
 
 namespace gpuchrono::distributed {
 
-using report::detail::Json;
+using json::Json;
+using json::object;
 
 namespace {
-
-Json object(std::initializer_list<std::pair<const char*, Json>> members) {
-    Json o = Json::object();
-    for (const auto& [key, value] : members) o[key] = value;
-    return o;
-}
 
 template <class T>
 Json array(const std::vector<T>& v) {
@@ -86,7 +81,7 @@ std::string job_to_json(const MergedJob& job) {
                                       {"ranks", array(c.ranks)},
                                       {"wait_ns", array(c.wait_ns)},
                                       {"transfer_ns", array(c.transfer_ns)}}));
-    return report::detail::write_json(object({
+    return json::write_json(object({
         {"schema", "gpuchrono-job"},
         {"schema_version", 1},
         {"job_id", job.job_id},

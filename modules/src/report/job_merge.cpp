@@ -20,7 +20,7 @@
 
 namespace gpuchrono::distributed {
 
-using report::detail::Json;
+using json::Json;
 
 namespace {
 

@@ -32,6 +32,8 @@ inline constexpr double not_measured = std::numeric_limits<double>::quiet_NaN();
 
 // The version of the report's JSON layout (docs/report-json.md). Readers refuse a newer major version.
 inline constexpr int schema_version = 1;
+// The value of a report file's "schema" member, which tells a report from any other JSON.
+inline constexpr const char* report_schema_name = "gpuchrono-report";
 
 // What the figures were taken on. Clocks in MHz; sizes in bytes; versions as CUDA encodes them (13000 = 13.0).
 struct DeviceInfo {

@@ -1,6 +1,8 @@
+// Reading a Report from JSON (docs/report-json.md) through the library's one JSON reader (json/json_reader.hpp);
+// report_json_write.cpp writes it.
 #include <gpuchrono/report/report_json.hpp>
 
-#include "json/json_writer.hpp"
+#include "json/json_reader.hpp"
 #include "kernel_metrics_json.hpp"
 #include "utf8.hpp"
 #include "report/rank_section_json.hpp"
@@ -23,352 +25,13 @@
 
 namespace gpuchrono::report {
 
-using detail::Json;
+using json::as_double;
+using json::as_int64;
+using json::fail;
+using json::Json;
+using json::Reader;
 
 namespace {
-
-constexpr const char* schema_name = "gpuchrono-report";
-
-// An object with members in the order given (ordered_json keeps insertion order). Built member by member
-// because a braced list of pairs is ambiguous between an object and an array of arrays.
-Json object(std::initializer_list<std::pair<const char*, Json>> members) {
-    Json o = Json::object();
-    for (const auto& [key, value] : members) o[key] = value;
-    return o;
-}
-
-Json ns(Duration d) { return Json(d.ns()); }
-
-Json stats_json(const Stats& s) {
-    return object({
-        {"count", Json(static_cast<std::uint64_t>(s.count))},
-        {"rejected_non_finite", Json(static_cast<std::uint64_t>(s.rejected_non_finite))},
-        {"min_ns", ns(s.min)},
-        {"p5_ns", ns(s.p5)},
-        {"p25_ns", ns(s.p25)},
-        {"median_ns", ns(s.median)},
-        {"mean_ns", ns(s.mean)},
-        {"p75_ns", ns(s.p75)},
-        {"p95_ns", ns(s.p95)},
-        {"p99_ns", ns(s.p99)},
-        {"max_ns", ns(s.max)},
-        {"stddev_ns", ns(s.stddev)},
-        {"mad_ns", ns(s.mad)},
-        {"cv", Json(s.cv)},
-    });
-}
-
-Json findings_json(const Findings& findings) {
-    Json out = Json::array();
-    for (const Finding& f : findings) {
-        Json evidence = Json::object();
-        for (const Evidence& e : f.evidence) evidence[e.name] = e.value;
-        out.push_back(object({{"code", f.code},
-                              {"severity", to_string(f.severity)},
-                              {"message", f.message},
-                              {"fix", f.fix},
-                              {"where", f.where},
-                              {"evidence", std::move(evidence)}}));
-    }
-    return out;
-}
-
-Json strings_json(const std::vector<std::string>& strings) {
-    Json out = Json::array();
-    for (const auto& s : strings) out.push_back(s);
-    return out;
-}
-
-Json device_json(const DeviceInfo& d) {
-    return object({
-        {"index", d.index},
-        {"name", d.name},
-        {"compute_capability", std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
-        {"sm_count", d.sm_count},
-        {"sm_clock_nominal_mhz", d.sm_clock_nominal_mhz},
-        {"sm_clock_measured_mhz", d.sm_clock_measured_mhz},
-        {"memory_clock_mhz", d.memory_clock_mhz},
-        {"memory_bus_bits", d.memory_bus_bits},
-        {"global_memory_bytes", d.global_memory_bytes},
-        {"l2_bytes", d.l2_bytes},
-        {"shared_memory_per_sm_bytes", d.shared_memory_per_sm_bytes},
-        {"max_threads_per_sm", d.max_threads_per_sm},
-        {"max_blocks_per_sm", d.max_blocks_per_sm},
-        {"globaltimer_step_ns", d.globaltimer_step_ns},
-        {"driver_version", cuda_version_string(d.driver_version)},
-        {"runtime_version", cuda_version_string(d.runtime_version)},
-    });
-}
-
-Json measure_json(const MeasureSummary& m) {
-    return object({
-        {"method", m.method},
-        {"method_note", m.method_note},
-        {"cache_state", m.cache_state},
-        {"calls_per_sample", m.calls_per_sample},
-        {"warmup_ns", m.warmup_ns},
-        {"warmup_calls", m.warmup_calls},
-        {"warmup_ended", m.warmup_ended},
-        {"stop_reason", m.stop_reason},
-        {"ci_low_ns", m.ci_low_ns},
-        {"ci_high_ns", m.ci_high_ns},
-        {"ci_coverage", m.ci_coverage},
-        {"target_relative_width", m.target_relative_width},
-        {"sampling_ns", m.sampling_ns},
-        {"flagged", m.flagged},
-        {"excluded", m.excluded},
-        {"bytes_per_second", m.bytes_per_second},
-        {"peak_bytes_per_second", m.peak_bytes_per_second},
-        {"items_per_second", m.items_per_second},
-    });
-}
-
-Json series_json(const SampleSeries& s) {
-    Json samples = Json::array();
-    samples.get_ref<Json::array_t&>().reserve(s.samples.size());
-    for (Duration d : s.samples) samples.push_back(d.ns());
-    Json out = object({
-        {"name", s.name},
-        {"policy", s.policy},
-        {"samples_ns", std::move(samples)},
-        {"failed", static_cast<std::uint64_t>(s.failed)},
-        {"first_error", s.first_error},
-        {"stats", stats_json(s.stats)},
-        {"findings", findings_json(s.findings)},
-    });
-    if (s.measure) out["measure"] = measure_json(*s.measure);  // only for series measure() took
-    if (s.kernel_metrics) out["kernel_metrics"] = detail::kernel_metrics_json(*s.kernel_metrics);  // when collected
-    if (!s.devices.empty()) {
-        Json devices = Json::array();
-        for (const int d : s.devices) devices.push_back(d);
-        out["devices"] = std::move(devices);
-    }
-    if (!s.device_busy.empty()) {
-        Json busy = Json::array();
-        for (const DeviceBusy& b : s.device_busy)
-            busy.push_back(object({{"device", b.device}, {"busy_ns", b.busy_ns}, {"span_ns", b.span_ns}, {"activities", b.activities}}));
-        out["device_busy"] = std::move(busy);
-    }
-    return out;
-}
-
-Json timeline_json(const Timeline& t) {
-    Json samples = Json::array();
-    samples.get_ref<Json::array_t&>().reserve(t.samples.size());
-    for (const BlockSample& b : t.samples)
-        samples.push_back(object({
-            {"block", b.block},
-            {"region", b.region},
-            {"sm_start", b.sm_start},
-            {"sm_stop", b.sm_stop},
-            {"start_ns", static_cast<std::uint64_t>(b.start_ns)},
-            {"stop_ns", static_cast<std::uint64_t>(b.stop_ns)},
-            {"start_cycles", static_cast<std::uint64_t>(b.start_cycles)},
-            {"stop_cycles", static_cast<std::uint64_t>(b.stop_cycles)},
-            {"count", static_cast<std::uint64_t>(b.count)},
-            {"accumulated_ns", static_cast<std::uint64_t>(b.accumulated_ns)},
-            {"accumulated_cycles", static_cast<std::uint64_t>(b.accumulated_cycles)},
-            {"cycles_valid", b.cycles_valid},
-            {"accumulating", b.accumulating},
-            {"net_ns", b.net_ns},
-        }));
-    return object({
-        {"name", t.name},
-        {"device", t.device},
-        {"regions", strings_json(t.regions)},
-        {"blocks_launched", static_cast<std::uint64_t>(t.blocks_launched)},
-        {"threads_per_block", t.threads_per_block},
-        {"sm_count", t.sm_count},
-        {"resident_blocks_per_sm", t.resident_blocks_per_sm},
-        {"dropped", static_cast<std::uint64_t>(t.dropped)},
-        {"globaltimer_step_ns", t.globaltimer_step_ns},
-        {"sm_clock_mhz", t.sm_clock_mhz},
-        {"sm_clock_source", t.sm_clock_source},
-        {"overhead_region_cycles", t.overhead_region_cycles},
-        {"overhead_iteration_cycles", t.overhead_iteration_cycles},
-        {"overhead_subtracted", t.overhead_subtracted},
-        {"samples", std::move(samples)},
-    });
-}
-
-Json sweep_json(const Sweep& s) {
-    Json curves = Json::array();
-    for (const SweepCurve& c : s.curves) {
-        Json points = Json::array();
-        for (const SweepPoint& p : c.points) points.push_back(object({{"x", p.x}, {"y", p.y}, {"low", p.low}, {"high", p.high}}));
-        curves.push_back(object({{"name", c.name}, {"points", std::move(points)}}));
-    }
-    Json markers = Json::array();
-    for (const SweepMarker& m : s.markers) markers.push_back(object({{"x", m.x}, {"label", m.label}}));
-    return object({
-        {"name", s.name},
-        {"title", s.title},
-        {"x_label", s.x_label},
-        {"y_label", s.y_label},
-        {"y_unit", s.y_unit},
-        {"x_scale", s.x_scale},
-        {"band_label", s.band_label},
-        {"curves", std::move(curves)},
-        {"markers", std::move(markers)},
-    });
-}
-
-Json activity_json(const KernelActivity& a) {
-    return object({
-        {"kind", to_string(a.kind)},
-        {"name", a.name},
-        {"device", a.device},
-        {"stream", a.stream},
-        {"grid", Json::array({a.grid[0], a.grid[1], a.grid[2]})},
-        {"block", Json::array({a.block[0], a.block[1], a.block[2]})},
-        {"start_ns", a.start_ns},
-        {"end_ns", a.end_ns},
-        {"correlation_id", a.correlation_id},
-        {"graph_id", a.graph_id},
-        {"graph_node_id", a.graph_node_id},
-        {"bytes", a.bytes},
-    });
-}
-
-Json experiment_json(const Experiment& e) {
-    Json metrics = Json::array(), series = Json::array(), timelines = Json::array(), sweeps = Json::array();
-    for (const Metric& m : e.metrics) metrics.push_back(object({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"note", m.note}}));
-    for (const auto& s : e.series) series.push_back(series_json(s));
-    for (const auto& t : e.timelines) timelines.push_back(timeline_json(t));
-    for (const auto& s : e.sweeps) sweeps.push_back(sweep_json(s));
-    Json out = object({
-        {"id", e.id},
-        {"title", e.title},
-        {"seed", e.seed},
-        {"explanation", strings_json(e.explanation)},
-        {"metrics", std::move(metrics)},
-        {"series", std::move(series)},
-        {"timelines", std::move(timelines)},
-        {"sweeps", std::move(sweeps)},
-        {"findings", findings_json(e.findings)},
-    });
-    if (!e.activities.empty()) {  // written only when there are some: files without KernelPolicy stay as they were
-        Json activities = Json::array();
-        for (const KernelActivity& a : e.activities) activities.push_back(activity_json(a));
-        out["activities"] = std::move(activities);
-    }
-    return out;
-}
-
-// ---------------------------------------------------------------------------------------------- reading
-
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-    throw ReportError((path.empty() ? std::string("document") : path) + ": " + what);
-}
-
-// "a number" for messages: what a value is, with its text where that says more than its type.
-std::string describe(const Json& v) {
-    if (v.is_number()) return v.dump();
-    return v.type_name();
-}
-
-// The checked conversions of one value; `path` names it in errors.
-double as_double(const Json& v, const std::string& path) {
-    if (v.is_null()) return not_measured;  // how non-finite figures are written
-    if (!v.is_number()) fail(path, std::string("expected a number, found ") + v.type_name());
-    return v.get<double>();
-}
-
-std::uint64_t as_uint64(const Json& v, const std::string& path) {
-    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-    if (v.is_number_float()) {
-        const double d = v.get<double>();
-        // An integral double in range is accepted (a hand-written "3.0"); 2^64 is exact as a double.
-        if (std::trunc(d) == d && d >= 0.0 && d < 18446744073709551616.0) return static_cast<std::uint64_t>(d);
-    }
-    fail(path, "expected a non-negative integer, found " + describe(v));
-}
-
-std::int64_t as_int64(const Json& v, const std::string& path) {
-    if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
-    if (v.is_number_unsigned()) {
-        const std::uint64_t u = v.get<std::uint64_t>();
-        if (u <= static_cast<std::uint64_t>(INT64_MAX)) return static_cast<std::int64_t>(u);
-        fail(path, std::to_string(u) + " does not fit a signed 64-bit integer");
-    }
-    if (v.is_number_float()) {
-        const double d = v.get<double>();
-        if (std::trunc(d) == d && d >= -9223372036854775808.0 && d < 9223372036854775808.0) return static_cast<std::int64_t>(d);
-    }
-    fail(path, "expected an integer, found " + describe(v));
-}
-
-// Reads the members of one object; errors name the member's path in the document.
-class Reader {
-public:
-    Reader(const Json& v, std::string path) : v_(v), path_(std::move(path)) {
-        if (!v_.is_object()) fail(path_, std::string("expected an object, found ") + v_.type_name());
-    }
-
-    std::string child(std::string_view key) const { return path_.empty() ? std::string(key) : path_ + "." + std::string(key); }
-
-    const Json* find(std::string_view key) const {
-        const auto it = v_.find(key);
-        return it == v_.end() ? nullptr : &*it;
-    }
-
-    std::string string(std::string_view key, std::string fallback = {}) const {
-        const Json* v = find(key);
-        if (!v || v->is_null()) return fallback;
-        if (!v->is_string()) fail(child(key), std::string("expected a string, found ") + v->type_name());
-        return v->get<std::string>();
-    }
-    double number(std::string_view key) const {
-        const Json* v = find(key);
-        return v ? as_double(*v, child(key)) : not_measured;
-    }
-    std::uint64_t unsigned_integer(std::string_view key, std::uint64_t fallback = 0) const {
-        const Json* v = find(key);
-        return !v || v->is_null() ? fallback : as_uint64(*v, child(key));
-    }
-    std::int64_t integer(std::string_view key, std::int64_t fallback = 0) const {
-        const Json* v = find(key);
-        return !v || v->is_null() ? fallback : as_int64(*v, child(key));
-    }
-    std::uint32_t u32(std::string_view key, std::uint32_t fallback = 0) const {
-        const std::uint64_t u = unsigned_integer(key, fallback);
-        if (u > UINT32_MAX) fail(child(key), std::to_string(u) + " does not fit 32 bits");
-        return static_cast<std::uint32_t>(u);
-    }
-    int i32(std::string_view key, int fallback = 0) const {
-        const std::int64_t i = integer(key, fallback);
-        if (i < INT32_MIN || i > INT32_MAX) fail(child(key), std::to_string(i) + " does not fit an int");
-        return static_cast<int>(i);
-    }
-    bool boolean(std::string_view key, bool fallback = false) const {
-        const Json* v = find(key);
-        if (!v || v->is_null()) return fallback;
-        if (!v->is_boolean()) fail(child(key), std::string("expected true or false, found ") + describe(*v));
-        return v->get<bool>();
-    }
-
-    // Calls f(element, element path) for each element of an optional array member.
-    template <class F>
-    void each(std::string_view key, F&& f) const {
-        const Json* v = find(key);
-        if (!v || v->is_null()) return;
-        if (!v->is_array()) fail(child(key), std::string("expected an array, found ") + v->type_name());
-        for (std::size_t i = 0; i < v->size(); ++i) f((*v)[i], child(key) + "[" + std::to_string(i) + "]");
-    }
-
-    std::vector<std::string> strings(std::string_view key) const {
-        std::vector<std::string> out;
-        each(key, [&](const Json& e, const std::string& path) {
-            if (!e.is_string()) fail(path, std::string("expected a string, found ") + e.type_name());
-            out.push_back(e.get<std::string>());
-        });
-        return out;
-    }
-
-private:
-    const Json& v_;
-    std::string path_;
-};
 
 // "13.0" -> 13000, as CUDA encodes versions (cuda_version_string writes it); "unknown" or "" -> 0.
 // Anything else must be "major.minor" with a minor below 100 and a major whose encoding fits an int:
@@ -646,10 +309,10 @@ Experiment read_experiment(const Reader& r) {
 Report read_report(const Json& document) {
     const Reader r(document, "");
     const Json* schema = r.find("schema");
-    if (!schema) fail("schema", "missing (not a gpuchrono report: expected \"schema\": \"" + std::string(schema_name) + "\")");
-    if (r.string("schema") != schema_name)
+    if (!schema) fail("schema", "missing (not a gpuchrono report: expected \"schema\": \"" + std::string(report_schema_name) + "\")");
+    if (r.string("schema") != report_schema_name)
         fail("schema", schema->dump(-1, ' ', false, Json::error_handler_t::replace) + " is not a gpuchrono report (expected \"" +
-                           schema_name + "\")");
+                           report_schema_name + "\")");
     if (!r.find("schema_version")) fail("schema_version", "missing (expected an integer >= 1)");
     const std::int64_t version = r.integer("schema_version", -1);
     if (version < 1) fail("schema_version", std::to_string(version) + " is not a schema version (expected an integer >= 1)");
@@ -710,6 +373,8 @@ public:
             KernelActivity a;
             try {
                 a = read_activity(Reader(activities.back(), where));
+            } catch (const json::ReadError& e) {
+                throw ReportError(e.what());
             } catch (const Json::exception& e) {
                 throw ReportError(without_exception_id(e.what()));  // the reader's backstop, as report_from_text's
             }
@@ -812,6 +477,8 @@ Report report_from_text(std::string_view text, const ActivitySink* sink = nullpt
     const Json document = parse_document(text, sink);
     try {
         return read_report(document);
+    } catch (const json::ReadError& e) {
+        throw ReportError(e.what());  // the shared reader's refusal, with the member's path, as this API's error
     } catch (const Json::exception& e) {
         // The reader checks each value's type before converting it; this is the backstop.
         throw ReportError(without_exception_id(e.what()));
@@ -852,36 +519,7 @@ std::string read_file(const std::filesystem::path& file) {
 
 }  // namespace
 
-std::string to_json(const Report& report) {
-    Json experiments = Json::array();
-    for (const Experiment& e : report.experiments) experiments.push_back(experiment_json(e));
-    Json document = object({
-        {"schema", schema_name},
-        {"schema_version", schema_version},
-        {"generator", report.generator},
-        {"created_utc", report.created_utc},
-        {"host", report.host},
-        {"device", device_json(report.device)},
-        {"notes", Json()},
-        {"experiments", std::move(experiments)},
-    });
-    // A section new_report() started is finished here (end anchor, devices): its notes say what could not be.
-    std::vector<std::string> notes = report.notes;
-    if (const auto section = distributed::finished_report_section(report, notes))
-        document["distributed"] = distributed::detail::rank_section_json(*section);
-    document["notes"] = strings_json(notes);
-    return detail::write_json(document);
-}
-
 Report report_from_json(std::string_view text) { return report_from_text(text); }
-
-void save_report(const Report& report, const std::filesystem::path& file) {
-    const std::string text = to_json(report) + "\n";
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::fopen(file.c_str(), "wb"), &std::fclose);
-    if (!out) throw std::runtime_error("gpuchrono: cannot write the report to " + file.string() + ": " + system_error_text(errno));
-    if (std::fwrite(text.data(), 1, text.size(), out.get()) != text.size() || std::fflush(out.get()) != 0)
-        throw std::runtime_error("gpuchrono: writing the report to " + file.string() + " failed: " + system_error_text(errno));
-}
 
 Report load_report_streaming_activities(const std::filesystem::path& file, const ActivitySink& on_activity) {
     try {
