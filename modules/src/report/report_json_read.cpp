@@ -469,7 +469,11 @@ private:
 Json parse_document(std::string_view text, const ActivitySink* sink = nullptr) {
     if (text.empty()) throw ReportError("empty, expected a gpuchrono report (JSON)");
     DocumentBuilder builder(text.size(), sink);
-    Json::sax_parse(text.begin(), text.end(), &builder);
+    try {
+        Json::sax_parse(text.begin(), text.end(), &builder);
+    } catch (const json::ReadError& e) {
+        throw ReportError(e.what());  // a member named twice, or an activity the sink was to get
+    }
     return builder.take();
 }
 
