@@ -24,9 +24,9 @@
 #include <gpuchrono/gpu/context_id.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/nvtx/nvtx_range.hpp>
-#include <gpuchrono/policies/event_floor.hpp>
-#include <gpuchrono/policies/event_pool.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>
+#include <gpuchrono/gpu/event_floor.hpp>
+#include <gpuchrono/gpu/event_pool.hpp>
 
 #include <gpuchrono/api.hpp>
 

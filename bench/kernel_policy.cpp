@@ -17,7 +17,7 @@
 #include <spin.hpp>
 
 #include <cupti.h>  // the raw-CUPTI child only (loaded with dlopen, as the library does)
-#include <toolkit.hpp>  // the soname and record layout of the toolkit built with (modules/src/toolkit.hpp)
+#include <cupti/toolkit.hpp>  // the soname and record layout of the toolkit built with (modules/src/cupti/toolkit.hpp)
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -45,9 +45,9 @@
 #include <gpuchrono/gpu/context_id.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/nvtx/nvtx_range.hpp>
-#include <gpuchrono/policies/event_floor.hpp>
-#include <gpuchrono/policies/event_pool.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>
+#include <gpuchrono/gpu/event_floor.hpp>
+#include <gpuchrono/gpu/event_pool.hpp>
 
 #include <gpuchrono/api.hpp>
 

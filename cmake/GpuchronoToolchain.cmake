@@ -1,7 +1,7 @@
 # Every fact about the toolchain that the build depends on, decided once, here:
 #   GPUCHRONO_CUDA_MAJOR / _MINOR  the CUDA toolkit in use (12.4 .. 13.x); what the sources choose by version
 #                                  (CUPTI's record types, its soname) follows CUDA_VERSION/CUPTI_API_VERSION in
-#                                  modules/src/toolkit.hpp, the one place that names them
+#                                  modules/src/cupti/toolkit.hpp, the one place that names them
 #   GPUCHRONO_CUDART               CUDA::cudart_static or CUDA::cudart, after CMAKE_CUDA_RUNTIME_LIBRARY
 #   GPUCHRONO_MODULE               build the C++20 module target gpuchrono::module (an option; ON only where the
 #                                  toolchain can: CMake >= 3.28, a Ninja generator, clang >= 18 or g++ >= 14)

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/device_clock/probe_layout.hpp>
+#include <gpuchrono/core/probe_layout.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -4,7 +4,7 @@
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.
 #pragma once
 
-#include <gpuchrono/device_clock/probe_layout.hpp>
+#include <gpuchrono/core/probe_layout.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -1,8 +1,15 @@
-# ctest entry "api.exports_documented": the module exports at most MAX_EXPORTS names, and docs/api.md lists
-# every one of them. A name is what a using-declaration in the module file re-exports, written in the docs
+# ctest entry "api.exports_documented": the module exports at most the names its own cap allows (the line
+# `// max-exports: N` in the module file, the one place the cap is written), and docs/api.md lists every one
+# of them. A name is what a using-declaration in the module file re-exports, written in the docs
 # without the leading `gpuchrono::` and in backticks, followed by ` ( < or space: `views::on_sm(sm)`,
 # `ranges::operator!=`.
-# Arguments (-D): MODULE_FILE, API_DOC, MAX_EXPORTS.
+# Arguments (-D): MODULE_FILE, API_DOC.
+file(STRINGS ${MODULE_FILE} cap_lines REGEX "^// max-exports: [0-9]+$")
+list(LENGTH cap_lines cap_count)
+if(NOT cap_count EQUAL 1)
+  message(FATAL_ERROR "api.exports_documented: ${MODULE_FILE} must hold exactly one line `// max-exports: N`")
+endif()
+string(REGEX REPLACE "^// max-exports: ([0-9]+)$" "\\1" MAX_EXPORTS "${cap_lines}")
 file(STRINGS ${MODULE_FILE} lines REGEX "^[ \t]*(export[ \t]+)?using[ \t]+[A-Za-z_:]")
 file(READ ${API_DOC} doc)
 set(names)

@@ -7,10 +7,10 @@
 #include "no_device.hpp"
 #include "recording_sink.hpp"
 
-#include <gpuchrono/checks/finding_catalog.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
-#include <gpuchrono/device_clock/buffer_pool.hpp>
-#include <gpuchrono/policies/event_pool.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
+#include <gpuchrono/gpu/buffer_pool.hpp>
+#include <gpuchrono/gpu/event_pool.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 // Internals the module does not export, reached through their headers.
-#include <gpuchrono/checks/finding_catalog.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/gpu/driver_probe.hpp>
 
 #include <gpuchrono/api.hpp>

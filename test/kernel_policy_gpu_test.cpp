@@ -19,7 +19,7 @@
 
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/cupti/refuse_buffers.hpp>
-#include <gpuchrono/idle_gap/idle_gap_finding.hpp>
+#include <gpuchrono/policies/kernel/idle_gap_finding.hpp>
 
 #include <gpuchrono/api.hpp>
 

@@ -1,7 +1,7 @@
 // KernelPolicy's attribution and interval logic on made-up activity records: no CUPTI, no GPU.
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/cupti/activity_intervals.hpp>
 #include <gpuchrono/cupti/activity_store.hpp>
 #include <gpuchrono/report/chrome_trace.hpp>

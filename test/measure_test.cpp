@@ -1,7 +1,7 @@
 // The stopping rule of measure() without a GPU: the binomial tail, the order-statistic ranks of the median's
 // confidence interval against published tables, the interval's coverage on heavy-tailed synthetic samples, and
 // the stop decision in each of its cases (including n = 1, constant samples, bad options).
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/stopping_rule.hpp>

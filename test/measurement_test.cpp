@@ -11,7 +11,7 @@
 #include <vector>
 
 // make_finding is not exported: reached through its header.
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 
 #include <gpuchrono/api.hpp>
 

@@ -10,7 +10,7 @@
 
 // Internals the module does not export, reached through their headers.
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/policies/event_pool.hpp>
+#include <gpuchrono/gpu/event_pool.hpp>
 
 #include <gpuchrono/api.hpp>
 

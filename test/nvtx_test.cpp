@@ -3,10 +3,10 @@
 // nothing at all when switched off. A recording NVTX tool is compiled into cpu_tests (support/nvtx_recorder.*).
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/checks/finding_catalog.hpp>   // make_finding (internal, not exported)
-#include <gpuchrono/checks/finding_reaction.hpp>  // handle_findings, CallSite (internal)
+#include <gpuchrono/core/finding_catalog.hpp>   // make_finding (internal, not exported)
+#include <gpuchrono/core/finding_reaction.hpp>  // handle_findings, CallSite (internal)
 #include <gpuchrono/core/switch_setting.hpp>      // detail::parse_switch_setting (internal)
-#include <gpuchrono/nvtx/nvtx_range.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>
 
 #include "nvtx_recorder.hpp"
 #include "scripted_policy.hpp"

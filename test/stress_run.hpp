@@ -14,12 +14,12 @@
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/core/measurement.hpp>
 #include <gpuchrono/core/scoped_timer.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/cupti/buffers_delivered.hpp>
-#include <gpuchrono/policies/device_clock_policy.hpp>
-#include <gpuchrono/policies/event_policy.hpp>
-#include <gpuchrono/policies/host_sync_policy.hpp>
-#include <gpuchrono/policies/kernel_policy.hpp>
+#include <gpuchrono/policies/device_clock/device_clock_policy.hpp>
+#include <gpuchrono/policies/event/event_policy.hpp>
+#include <gpuchrono/policies/host_sync/host_sync_policy.hpp>
+#include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
 #include <spin.hpp>
 

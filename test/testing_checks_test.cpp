@@ -4,7 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/boost_test.hpp>
-#include <gpuchrono/checks/finding_catalog.hpp>  // make_finding (internal, not exported)
+#include <gpuchrono/core/finding_catalog.hpp>  // make_finding (internal, not exported)
 
 #include <fstream>
 #include <iterator>

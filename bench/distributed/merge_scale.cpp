@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include <gpuchrono/distributed/job_merge.hpp>
+#include <gpuchrono/report/job_merge.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 

@@ -53,7 +53,7 @@
 #endif
 
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/device_clock/probe_layout.hpp>
+#include <gpuchrono/core/probe_layout.hpp>
 
 #include <cuda_runtime.h>
 

@@ -9,7 +9,7 @@
 // unreadable file, 3 when nothing got slower but some series could not be compared (only in one report, no
 // samples, or refused: different methods, cache states or devices unless allowed), so a gate never passes
 // on a comparison it did not make.
-#include <gpuchrono/measure/report_comparison.hpp>
+#include <gpuchrono/report/report_comparison.hpp>
 
 #include <cstdio>
 #include <cstdlib>

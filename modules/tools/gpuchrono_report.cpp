@@ -7,11 +7,11 @@
 //
 //     gpuchrono-report merge rank*.json -o job.json [--trace trace.json] [--svg DIR] [--quiet]
 //
-// merges the reports of a distributed job's ranks (distributed/job_merge.hpp). A subcommand rather than a
+// merges the reports of a distributed job's ranks (report/job_merge.hpp). A subcommand rather than a
 // tool of its own: it reads the same files, and users who have gpuchrono-report have it.
-#include <gpuchrono/distributed/job_merge.hpp>
+#include <gpuchrono/report/job_merge.hpp>
 #include <gpuchrono/distributed/lateness_svg.hpp>
-#include <gpuchrono/distributed/straggler_text.hpp>
+#include <gpuchrono/report/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>
 
 #include <cstdio>

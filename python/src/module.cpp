@@ -10,7 +10,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <gpuchrono/host.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 
 #include <spin.hpp>  // the ground-truth spin kernel, for gpuchrono._testing (tests and bench/python)
 

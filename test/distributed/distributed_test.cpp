@@ -18,10 +18,10 @@
 
 #include <gpuchrono/distributed/clock_alignment.hpp>
 #include <gpuchrono/distributed/collective_bandwidth.hpp>
-#include <gpuchrono/distributed/job_merge.hpp>
+#include <gpuchrono/report/job_merge.hpp>
 #include <gpuchrono/distributed/lateness_svg.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
-#include <gpuchrono/distributed/straggler_text.hpp>
+#include <gpuchrono/report/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 

@@ -18,10 +18,10 @@
 #include <thread>
 #include <vector>
 
-#include <gpuchrono/distributed/job_merge.hpp>
+#include <gpuchrono/report/job_merge.hpp>
 #include <gpuchrono/distributed/mpi_clock_offsets.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
-#include <gpuchrono/distributed/straggler_text.hpp>
+#include <gpuchrono/report/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include <gpuchrono/core/device_busy.hpp>
-#include <gpuchrono/distributed/job_merge.hpp>
-#include <gpuchrono/distributed/report_section.hpp>
+#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/report/report_section.hpp>
 #include <gpuchrono/report/chrome_trace.hpp>
 #include <gpuchrono/report/device_busy_text.hpp>
 #include <gpuchrono/report/text_report.hpp>

@@ -3,7 +3,7 @@
 // (GPUCHRONO_CUPTI is a path, handed to dlopen as it is.) getenv hands their text to the parsers, so the harness
 // feeds arbitrary bytes, embedded NULs and invalid UTF-8 included, to them directly: each must accept exactly
 // its words and refuse everything else without reading past the text.
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/core/switch_setting.hpp>
 
 #include "fuzz_input.hpp"

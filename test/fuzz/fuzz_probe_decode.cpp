@@ -1,8 +1,9 @@
-// The probe records DeviceClockPolicy copies back from device memory (device_clock/decode.hpp): a ProbeHeader
-// and capacity_blocks x regions ProbeRecords, written by a kernel the library does not control (a user's kernel
-// can overwrite the probe, launch twice into it, or stop before writing). The harness builds that memory from
-// the fuzzer's bytes and runs everything the policy runs on it on the host: decode, the SM clock from the
-// samples, apply_clock, the calibration medians, every finding, the views and the findings' text.
+// The probe records DeviceClockPolicy copies back from device memory (policies/device_clock/decode.hpp): a
+// ProbeHeader and capacity_blocks x regions ProbeRecords, written by a kernel the library does not control (a
+// user's kernel can overwrite the probe, launch twice into it, or stop before writing). The harness builds
+// that memory from the fuzzer's bytes and runs everything the policy runs on it on the host: decode, the SM
+// clock from the samples, apply_clock, the calibration medians, every finding, the views and the findings'
+// text.
 //
 // Input layout (every field zero past the end of the input: a truncated buffer):
 //   byte 0       bits 0-1: regions - 1; bit 2: pass one record slot too few or too many (decode must refuse
@@ -16,9 +17,9 @@
 //   ClockSpan    the reference span
 //   f64, f64     overhead cycles per region and per loop iteration
 //   records      up to capacity_blocks x regions ProbeRecords
-#include <gpuchrono/checks/finding.hpp>
-#include <gpuchrono/device_clock/decode.hpp>
-#include <gpuchrono/device_clock/probe_layout.hpp>
+#include <gpuchrono/core/finding.hpp>
+#include <gpuchrono/policies/device_clock/decode.hpp>
+#include <gpuchrono/core/probe_layout.hpp>
 #include <gpuchrono/stats/stats.hpp>
 #include <gpuchrono/stats/views.hpp>
 

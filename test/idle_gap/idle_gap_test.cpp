@@ -3,10 +3,10 @@
 // is attached (idle_gap_finding.hpp). No CUPTI, no GPU.
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/cupti/activity_store.hpp>
-#include <gpuchrono/idle_gap/idle_gap.hpp>
-#include <gpuchrono/idle_gap/idle_gap_finding.hpp>
+#include <gpuchrono/policies/kernel/idle_gap.hpp>
+#include <gpuchrono/policies/kernel/idle_gap_finding.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -1,8 +1,8 @@
 // The metrics renderers on a synthetic report: JSON round trip (NaN, units, peaks, roofline, notes), the text
 // section, the CSV tables, the roofline SVG and its place in report_files' HTML index, and the comparison of
 // two reports' metrics. Device-free.
-#include <gpuchrono/measure/metric_comparison.hpp>
-#include <gpuchrono/measure/report_comparison.hpp>
+#include <gpuchrono/report/metric_comparison.hpp>
+#include <gpuchrono/report/report_comparison.hpp>
 #include <gpuchrono/metrics/device_peaks.hpp>
 #include <gpuchrono/metrics/roofline_points.hpp>
 #include <gpuchrono/report/kernel_metrics_csv.hpp>

@@ -2,7 +2,7 @@
 // Part of the kernel_policy suite.
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/stream_mode/stream_bounds.hpp>
+#include <gpuchrono/policies/kernel/stream_bounds.hpp>
 
 #include <cstdint>
 #include <string>

@@ -2,8 +2,8 @@
 // forgets what was reported, so every test starts from nothing reported.
 #pragma once
 
-#include <gpuchrono/checks/finding.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 
 #include <vector>
 

@@ -19,19 +19,19 @@
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/core/timing_policy.hpp>
 
-#include <gpuchrono/policies/device_clock_policy.hpp>
-#include <gpuchrono/policies/event_floor.hpp>
-#include <gpuchrono/policies/event_policy.hpp>
-#include <gpuchrono/policies/event_pool.hpp>
-#include <gpuchrono/policies/host_clock_policy.hpp>
-#include <gpuchrono/policies/host_sync_policy.hpp>
-#include <gpuchrono/policies/kernel_policy.hpp>
+#include <gpuchrono/policies/device_clock/device_clock_policy.hpp>
+#include <gpuchrono/gpu/event_floor.hpp>
+#include <gpuchrono/policies/event/event_policy.hpp>
+#include <gpuchrono/gpu/event_pool.hpp>
+#include <gpuchrono/policies/host_clock/host_clock_policy.hpp>
+#include <gpuchrono/policies/host_sync/host_sync_policy.hpp>
+#include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
-#include <gpuchrono/device_clock/block_samples.hpp>
-#include <gpuchrono/device_clock/buffer_pool.hpp>
-#include <gpuchrono/device_clock/calibration.hpp>
-#include <gpuchrono/device_clock/decode.hpp>
-#include <gpuchrono/device_clock/probe_layout.hpp>
+#include <gpuchrono/core/block_samples.hpp>
+#include <gpuchrono/gpu/buffer_pool.hpp>
+#include <gpuchrono/policies/device_clock/calibration.hpp>
+#include <gpuchrono/policies/device_clock/decode.hpp>
+#include <gpuchrono/core/probe_layout.hpp>
 
 #include <gpuchrono/checks/check_cold_start.hpp>
 #include <gpuchrono/checks/check_device_clock.hpp>
@@ -41,9 +41,9 @@
 #include <gpuchrono/checks/check_host_stop.hpp>
 #include <gpuchrono/checks/check_resolution.hpp>
 #include <gpuchrono/checks/check_stream_state.hpp>
-#include <gpuchrono/checks/finding.hpp>
-#include <gpuchrono/checks/finding_catalog.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 
 #include <gpuchrono/gpu/default_stream.hpp>
 #include <gpuchrono/gpu/driver_probe.hpp>
@@ -52,4 +52,4 @@
 #include <gpuchrono/gpu/prepare.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 
-#include <gpuchrono/nvtx/nvtx_range.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>

@@ -5,13 +5,13 @@
 #pragma once
 
 #include <gpuchrono/gpuchrono.hpp>
-#include <gpuchrono/distributed/job_merge.hpp>
+#include <gpuchrono/report/job_merge.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
-#include <gpuchrono/distributed/report_section.hpp>
+#include <gpuchrono/report/report_section.hpp>
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/sweep.hpp>
+#include <gpuchrono/report/sweep.hpp>
 #include <gpuchrono/metrics/metric_catalogue.hpp>
 #include <gpuchrono/metrics/collect.hpp>
 #include <gpuchrono/metrics/metrics_scope.hpp>
@@ -21,7 +21,7 @@
 #include <gpuchrono/report/text_report.hpp>
 #include <gpuchrono/report/write_report.hpp>
 #include <gpuchrono/stats/stats.hpp>
-#include <gpuchrono/stats/summary.hpp>
+#include <gpuchrono/checks/summary.hpp>
 #include <gpuchrono/stats/views.hpp>
 #include <gpuchrono/testing/check_result.hpp>
 #include <gpuchrono/testing/comparison_checks.hpp>

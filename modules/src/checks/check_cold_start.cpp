@@ -1,7 +1,7 @@
 #include <gpuchrono/checks/check_cold_start.hpp>
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 
-#include "../core/fixed_text.hpp"
+#include "core/fixed_text.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,8 +1,8 @@
 #include <gpuchrono/checks/check_device_clock.hpp>
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/stats/views.hpp>
 
-#include "../core/fixed_text.hpp"
+#include "core/fixed_text.hpp"
 
 #include <algorithm>
 #include <cmath>

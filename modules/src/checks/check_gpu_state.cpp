@@ -1,5 +1,5 @@
 #include <gpuchrono/checks/check_gpu_state.hpp>
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 
 #include <cstdio>
 #include <string>

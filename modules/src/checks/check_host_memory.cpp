@@ -1,6 +1,6 @@
 #include <gpuchrono/checks/check_host_memory.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 
 #include <string>
 

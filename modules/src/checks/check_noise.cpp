@@ -1,5 +1,5 @@
 #include <gpuchrono/checks/check_noise.hpp>
-#include <gpuchrono/checks/finding_catalog.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,5 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
 
 namespace gpuchrono {
 
@@ -31,6 +30,12 @@ std::optional<std::string> no_device_reason() {
     }
     if (n == 0) return std::string("cudaGetDeviceCount reported 0 devices");
     return std::nullopt;
+}
+
+bool stream_is_capturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    GPUCHRONO_CUDA_CHECK(cudaStreamIsCapturing(stream, &status), "checking whether the timed stream is being captured");
+    return status != cudaStreamCaptureStatusNone;
 }
 
 int stream_device(cudaStream_t stream) {

@@ -1,5 +1,5 @@
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/core/measurement.hpp>
 
 namespace gpuchrono {

@@ -1,6 +1,6 @@
 #include "activity_buffers.hpp"
 
-#include "../toolkit.hpp"
+#include "cupti/toolkit.hpp"
 
 #include <gpuchrono/cupti/buffers_delivered.hpp>
 #include <gpuchrono/cupti/refuse_buffers.hpp>
@@ -86,7 +86,7 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
     switch (record->kind) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-            // The build's layout (../toolkit.hpp); a newer CUPTI only appends fields, an older one was refused.
+            // The build's layout (toolkit.hpp); a newer CUPTI only appends fields, an older one was refused.
             const auto* k = reinterpret_cast<const toolkit::KernelRecord*>(record);
             a.kind = ActivityKind::kernel;
             a.name = demangled(k->name);

@@ -1,6 +1,6 @@
 #include <gpuchrono/cupti/activity_store.hpp>
 
-#include <gpuchrono/stream_mode/stream_bounds.hpp>
+#include "stream_mark.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -51,8 +51,8 @@ void ActivityStore::add(std::vector<KernelActivity> records) {
         if (r.device < 0) continue;
         const auto d = static_cast<std::size_t>(r.device);
         if (ends_.size() <= d) ends_.resize(d + 1);
-        (stream_mode::is_stream_mark(r) ? ends_[d].marks : ends_[d].work).insert(r.end_ns);
-        if (!stream_mode::is_stream_mark(r)) stream_ends_[{r.device, r.stream}].insert(r.end_ns);
+        (detail::is_stream_marker_record(r) ? ends_[d].marks : ends_[d].work).insert(r.end_ns);
+        if (!detail::is_stream_marker_record(r)) stream_ends_[{r.device, r.stream}].insert(r.end_ns);
     }
     if (!windows_.empty())
         records_.insert(records_.end(), std::make_move_iterator(records.begin()), std::make_move_iterator(records.end()));

@@ -1,6 +1,6 @@
 #include "cupti_library.hpp"
 
-#include "../toolkit.hpp"
+#include "cupti/toolkit.hpp"
 
 #include <dlfcn.h>
 

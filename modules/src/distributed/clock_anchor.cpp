@@ -1,7 +1,7 @@
 #include <gpuchrono/distributed/clock_anchor.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
 
-#include "../cupti/cupti_library.hpp"
+#include "cupti/cupti_library.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include <gpuchrono/distributed/straggler_analysis.hpp>
 
-#include "../core/intervals.hpp"
+#include "core/intervals.hpp"
 
 #include <algorithm>
 #include <array>

@@ -86,7 +86,7 @@ Nvml* load_nvml() {
 // NVML is loaded and initialised once per process, on a thread of the library's started when the process loads
 // it, so that nvmlInit is over before the program's own warm-up: made by the first timer, just before its
 // interval, it slowed the user's next launch of each kernel by 4-7 us on the H100 whatever the library launched
-// between (issue 27; docs/pitfalls.md "The first scope of a process"). GPUCHRONO_GPU_STATE=0 keeps it from
+// between (docs/pitfalls.md "The first scope of a process"). GPUCHRONO_GPU_STATE=0 keeps it from
 // starting. A fork waits for it (pthread_atfork), so a child never inherits a half-made NVML or a held lock.
 std::mutex nvml_mutex;
 Nvml* nvml_loaded = nullptr;

@@ -24,7 +24,7 @@ void launch_warmup_kernel(cudaStream_t stream, int device);
 // After a timer's first-use work on a device (NVML's loading, the event floor, the first events): launches the
 // empty kernel, timing each launch call on the host, until three calls in a row cost at most 1.25x the cheapest
 // one seen (at least 8 launches, at most 2 ms), so that the user's next launch finds the launch path as warm as
-// in the steady state. One launch after NVML's loading was not enough (issue 27: the user's next launch still
+// in the steady state. One launch after NVML's loading was not enough (the user's next launch still
 // paid 4-7 us, the first EventPolicy scope +31%). With `stream_idle` (nothing of the user's is queued) it then
 // waits for its own kernels, so the start event is not recorded behind them (that would hide the user's launch
 // latency, which every later scope's interval holds). Returns the launches made. Throws CudaError.

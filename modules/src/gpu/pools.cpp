@@ -1,7 +1,7 @@
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/device_clock/buffer_pool.hpp>
+#include <gpuchrono/gpu/buffer_pool.hpp>
 #include <gpuchrono/gpu/pools.hpp>
-#include <gpuchrono/policies/event_pool.hpp>
+#include <gpuchrono/gpu/event_pool.hpp>
 
 #include <cstdlib>
 #include <mutex>

@@ -4,8 +4,8 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/policies/event_floor.hpp>
-#include <gpuchrono/policies/event_pool.hpp>
+#include <gpuchrono/gpu/event_floor.hpp>
+#include <gpuchrono/gpu/event_pool.hpp>
 
 #include "launch_warmup.hpp"
 

@@ -3,12 +3,6 @@
 
 namespace gpuchrono {
 
-bool stream_is_capturing(cudaStream_t stream) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    GPUCHRONO_CUDA_CHECK(cudaStreamIsCapturing(stream, &status), "checking whether the timed stream is being captured");
-    return status != cudaStreamCaptureStatusNone;
-}
-
 namespace {
 
 // NotReady is an answer, not an error to report later.

@@ -3,7 +3,7 @@
 // interval, "+12.31% [+12.02%, +12.60%]", and the p-value and options to three digits. Internal.
 #pragma once
 
-#include "../core/fixed_text.hpp"
+#include "core/fixed_text.hpp"
 
 #include <charconv>
 #include <cmath>

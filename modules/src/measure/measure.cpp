@@ -1,23 +1,22 @@
 #include <gpuchrono/measure/measure.hpp>
 
-#include <gpuchrono/checks/finding_catalog.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/measure/l2_flush.hpp>
+#include <gpuchrono/gpu/l2_flush.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/measure/stopping_rule.hpp>
 #include <gpuchrono/measure/throughput.hpp>
 #include <gpuchrono/measure/warmup.hpp>
-#include <gpuchrono/nvtx/nvtx_range.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>
 
 #include <gpuchrono/metrics/metrics_scope.hpp>
 
-#include "../gpu/launch_warmup.hpp"
-#include "../metrics/detail/collection_plan.hpp"
-#include "../metrics/detail/range_session.hpp"
+#include "gpu/launch_warmup.hpp"
+#include "metrics/collection.hpp"
 #include "methods/sample_method.hpp"
 
 #include <algorithm>
@@ -169,7 +168,7 @@ Series measure_named(std::string name, cudaStream_t stream, const LaunchFn& laun
     if (record->bytes_per_call > 0) record->peak_bytes_per_second = device_peak_memory_bandwidth(device);
 
     // Metric names are checked (and the counters' configuration built) before any sample is paid for.
-    if (!options.metrics.empty()) (void)metrics::detail::prepare_collection(options.metrics, device);
+    if (!options.metrics.empty()) metrics::detail::prepare_metrics(options.metrics, device);
 
     std::optional<L2Flush> flush;
     if (options.cache == CacheState::cold) flush.emplace(device);

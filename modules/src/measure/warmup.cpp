@@ -3,7 +3,7 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 
-#include "../core/fixed_text.hpp"
+#include "core/fixed_text.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -5,7 +5,7 @@
 #include "detail/range_session.hpp"
 
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/measure/l2_flush.hpp>
+#include <gpuchrono/gpu/l2_flush.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -20,6 +20,8 @@ namespace detail {
 namespace {
 constexpr std::size_t first_image_ranges = 16;
 }
+
+void prepare_metrics(std::span<const std::string> names, int device) { (void)prepare_collection(names, device); }
 
 MetricsResult collect_metrics_of(const std::vector<std::string>& metrics, int device,
                                  const std::function<void()>& one_pass, const std::function<void()>& before_pass,

@@ -2,7 +2,7 @@
 
 #include <gpuchrono/report/timeline_svg.hpp>
 
-#include "json_writer.hpp"
+#include "json/json_writer.hpp"
 
 #include <gpuchrono/stats/views.hpp>
 
@@ -14,18 +14,13 @@
 
 namespace gpuchrono::report {
 
-using detail::Json;
+using json::Json;
+using json::object;
 
 namespace {
 
 // Microseconds with ns resolution; rounding to 3 decimals keeps 0.001 us steps exact in the text.
 double us(double ns) { return std::round(ns) / 1000.0; }
-
-Json object(std::initializer_list<std::pair<const char*, Json>> members) {
-    Json o = Json::object();
-    for (const auto& [key, value] : members) o[key] = value;
-    return o;
-}
 
 // A record's cycles as an exact integer, or null where sample_cycles() has none. sample_cycles() is a
 // double: it rounds above 2^53, and an accumulated count near 2^64 does not even fit a signed integer.
@@ -160,8 +155,8 @@ std::string render_chrome_trace(const Report& report) {
     std::string out = "{\"traceEvents\": [\n";
     const Json& events = trace.at("traceEvents");
     for (std::size_t i = 0; i < events.size(); ++i)
-        out += detail::write_json(events[i], 0) + (i + 1 < events.size() ? ",\n" : "\n");
-    out += "],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": " + detail::write_json(trace.at("otherData"), 0) + "\n}\n";
+        out += json::write_json(events[i], 0) + (i + 1 < events.size() ? ",\n" : "\n");
+    out += "],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": " + json::write_json(trace.at("otherData"), 0) + "\n}\n";
     return out;
 }
 

@@ -1,15 +1,18 @@
 // The "kernel_metrics" member of a series in report.json (docs/report-json.md, "Hardware metrics"): a
 // metrics::MetricsResult written and read back whole, NaN as null. Private to the report library: the series
-// writer and reader of report_json.cpp call it, so the metrics layout lives in a file of its own.
+// writer and reader (report_json_write.cpp, report_json_read.cpp) call it, so the metrics layout lives in a
+// file of its own.
 #pragma once
 
-#include "json_writer.hpp"
+#include "json/json_writer.hpp"
 
 #include <gpuchrono/metrics/kernel_metrics.hpp>
 
 #include <string>
 
 namespace gpuchrono::report::detail {
+
+using json::Json;
 
 Json kernel_metrics_json(const metrics::MetricsResult& result);
 

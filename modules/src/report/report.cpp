@@ -2,7 +2,7 @@
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/stats/summary.hpp>
+#include <gpuchrono/checks/summary.hpp>
 #include <gpuchrono/version.hpp>
 
 #include <cuda_runtime_api.h>

@@ -1,6 +1,6 @@
 #include <gpuchrono/report/svg.hpp>
 
-#include "../core/fixed_text.hpp"
+#include "core/fixed_text.hpp"
 #include "utf8.hpp"
 
 #include <array>

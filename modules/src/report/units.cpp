@@ -2,7 +2,7 @@
 
 #include <gpuchrono/core/duration.hpp>
 
-#include "../core/fixed_text.hpp"
+#include "core/fixed_text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #include <gpuchrono/testing/findings_checks.hpp>
 
-#include <gpuchrono/checks/finding_catalog.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
-#include <gpuchrono/stats/summary.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
+#include <gpuchrono/checks/summary.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -4,7 +4,7 @@
 
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 
 #include <optional>
 #include <span>

@@ -7,8 +7,8 @@
 // would take a stop read per warp.
 #pragma once
 
-#include <gpuchrono/device_clock/block_samples.hpp>
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/block_samples.hpp>
+#include <gpuchrono/core/finding.hpp>
 
 #include <cstdint>
 #include <optional>

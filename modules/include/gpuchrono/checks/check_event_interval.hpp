@@ -1,4 +1,4 @@
-// Decisions about what an event pair's interval holds besides the GPU work (issue 4 item 2 and docs/pitfalls-catalog.md #8):
+// Decisions about what an event pair's interval holds besides the GPU work (docs/pitfalls-catalog.md #8):
 // pure functions over what EventPolicy observed around its two records.
 //
 // The signal is the state of the timed stream when each event was recorded. A start event recorded on an idle
@@ -9,7 +9,7 @@
 
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 
 #include <optional>
 

@@ -2,7 +2,8 @@
 // (gpu_state.hpp reads it). Pure functions, so CPU tests can feed them any state.
 #pragma once
 
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>  // GpuState, OtherProcesses
 
 #include <optional>
 #include <string>
@@ -28,29 +29,6 @@ inline constexpr unsigned long long capping =
 
 // "GpuIdle|SwPowerCap", "none" for 0.
 std::string describe_clock_event_reasons(unsigned long long reasons);
-
-// What NVML said about one device at one moment. Fields NVML could not give stay empty.
-struct GpuState {
-    int device = -1;
-    bool nvml_loaded = true;            // false: NVML could not be used at all (nvml_error says why)
-    std::string nvml_error;
-    std::optional<unsigned> sm_clock_mhz;
-    std::optional<unsigned> max_sm_clock_mhz;
-    std::optional<unsigned long long> clock_event_reasons;
-    std::optional<unsigned> other_processes;  // compute processes on the device besides this one
-    // The PIDs NVML listed with a compute context on the device, this process's included when listed. In a
-    // container NVML lists the host's PIDs (or, without access to them, none: other_processes stays unknown).
-    std::vector<unsigned> process_pids;
-};
-
-// Compute processes of other PIDs on a device, from NVML's list (gpu_state.hpp, recent_other_processes).
-struct OtherProcesses {
-    int device = -1;
-    std::vector<unsigned> pids;      // NVML's PIDs of the other processes (all it listed when own_pid_listed is false)
-    bool own_pid_listed = true;      // getpid() was among NVML's PIDs; false in a PID namespace (a container),
-                                     // where NVML lists host PIDs and one of `pids` is this process
-    double read_ms_ago = 0;          // how long before the check NVML was read
-};
 
 // other-processes-on-device: another process had a compute context on the device around the reading, so its
 // work may have time-sliced with the timed work or shared its SMs. Empty when `o` lists no other process.

@@ -2,8 +2,8 @@
 // user's copies, so this check is one the user calls on the host buffer of an asynchronous copy they time.
 #pragma once
 
-#include <gpuchrono/checks/finding.hpp>
-#include <gpuchrono/checks/finding_reaction.hpp>
+#include <gpuchrono/core/finding.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -12,7 +12,7 @@
 //                       measurement shows (0.77% in docs/pitfalls-catalog.md #26).
 #pragma once
 
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 #include <gpuchrono/stats/stats.hpp>
 
 #include <cstddef>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 
 #include <optional>
 

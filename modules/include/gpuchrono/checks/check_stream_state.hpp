@@ -2,7 +2,7 @@
 // functions over what a policy read at start and stop.
 #pragma once
 
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 
 #include <optional>
 #include <string_view>

@@ -20,6 +20,10 @@ std::optional<std::string> no_device_reason();
 // stream that is being captured into a graph, and while other threads capture: it asks in relaxed capture mode.
 int stream_device(cudaStream_t stream);
 
+// cudaStreamIsCapturing: whether the stream is recording into a graph. Throws CudaError (e.g.
+// cudaErrorStreamCaptureImplicit when the legacy stream is asked while a blocking stream captures).
+bool stream_is_capturing(cudaStream_t stream);
+
 // The current device of this thread.
 int current_device();
 

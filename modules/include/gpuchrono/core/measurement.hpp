@@ -15,7 +15,7 @@
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/core/device_busy.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 
 #include <memory>
 #include <optional>
@@ -25,7 +25,7 @@
 
 namespace gpuchrono {
 
-struct BlockSamples;  // per-block device-clock samples, defined in <gpuchrono/device_clock/block_samples.hpp>
+struct BlockSamples;  // per-block device-clock samples, defined in <gpuchrono/core/block_samples.hpp>
 
 namespace detail {
 // A GPU interval whose end may not have happened yet. resolve() blocks until it has, then returns it;

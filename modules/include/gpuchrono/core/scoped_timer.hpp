@@ -13,7 +13,7 @@
 // The destructor cannot throw, so a failure there becomes a failed Measurement, delivered to the bound
 // Series if there is one (Series::failed_count() shows it), never dropped.
 // While running, the timer holds an NVTX range named after its Series (or its policy) in the "gpuchrono"
-// domain, so profilers see the scope (nvtx/nvtx_range.hpp); it is popped once, when the timer stops or fails.
+// domain, so profilers see the scope (nvtx_range.hpp); it is popped once, when the timer stops or fails.
 // It is pushed right after the policy's start(), so that what a start does first (NVML reads, the library's
 // warm-up launch, launch_warmup.hpp) is not inside it: `ncu --nvtx-include "gpuchrono@name/"` profiled the
 // library's warm-up kernel as the user's before (test/ncu_nvtx_check.sh checks it). NVTX's own initialisation
@@ -24,7 +24,7 @@
 #include <gpuchrono/core/measurement.hpp>
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/core/timing_policy.hpp>
-#include <gpuchrono/nvtx/nvtx_range.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>
 
 #include <exception>
 #include <optional>

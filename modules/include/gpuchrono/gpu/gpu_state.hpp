@@ -9,12 +9,36 @@
 // loads and initialises NVML.
 #pragma once
 
-#include <gpuchrono/checks/check_gpu_state.hpp>
 #include <gpuchrono/core/duration.hpp>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace gpuchrono {
+
+// What NVML said about one device at one moment. Fields NVML could not give stay empty.
+struct GpuState {
+    int device = -1;
+    bool nvml_loaded = true;            // false: NVML could not be used at all (nvml_error says why)
+    std::string nvml_error;
+    std::optional<unsigned> sm_clock_mhz;
+    std::optional<unsigned> max_sm_clock_mhz;
+    std::optional<unsigned long long> clock_event_reasons;
+    std::optional<unsigned> other_processes;  // compute processes on the device besides this one
+    // The PIDs NVML listed with a compute context on the device, this process's included when listed. In a
+    // container NVML lists the host's PIDs (or, without access to them, none: other_processes stays unknown).
+    std::vector<unsigned> process_pids;
+};
+
+// Compute processes of other PIDs on a device, from NVML's list (gpu_state.hpp, recent_other_processes).
+struct OtherProcesses {
+    int device = -1;
+    std::vector<unsigned> pids;      // NVML's PIDs of the other processes (all it listed when own_pid_listed is false)
+    bool own_pid_listed = true;      // getpid() was among NVML's PIDs; false in a PID namespace (a container),
+                                     // where NVML lists host PIDs and one of `pids` is this process
+    double read_ms_ago = 0;          // how long before the check NVML was read
+};
 
 inline constexpr Duration gpu_state_interval = Duration::from_ms(250);
 

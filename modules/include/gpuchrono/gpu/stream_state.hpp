@@ -2,13 +2,11 @@
 // microsecond on an H100 (cudaStreamQuery 0.4 us, cudaStreamIsCapturing 0.08 us) and none waits for the GPU.
 #pragma once
 
+#include <gpuchrono/core/device.hpp>  // stream_is_capturing
+
 #include <cuda_runtime_api.h>
 
 namespace gpuchrono {
-
-// cudaStreamIsCapturing: whether the stream is recording into a graph. Throws CudaError (e.g.
-// cudaErrorStreamCaptureImplicit when the legacy stream is asked while a blocking stream captures).
-bool stream_is_capturing(cudaStream_t stream);
 
 // cudaStreamQuery: true when all work on the stream has completed, false while some is pending. Throws
 // CudaError for any other answer (an earlier kernel's fault surfaces here). Never call it on a capturing

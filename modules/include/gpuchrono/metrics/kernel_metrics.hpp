@@ -1,4 +1,4 @@
-// What a metrics collection (issue 23) yields: per kernel name, the values of the metrics asked for, by ncu's
+// What a metrics collection yields: per kernel name, the values of the metrics asked for, by ncu's
 // names and with their units, and the device peaks the derived percentages and the roofline were computed
 // against. Plain data, host only, device-free and without range-v3, so the collector (metrics/detail/), the
 // measure() option, the report renderers and the Boost.Test check all meet here and a report round-trips it.

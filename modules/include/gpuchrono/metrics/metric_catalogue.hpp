@@ -1,4 +1,4 @@
-// Hardware metric names as Nsight Compute (ncu) spells them, the ready-made sets of issue 23 (memory,
+// Hardware metric names as Nsight Compute (ncu) spells them, the ready-made sets (memory,
 // compute, speed of light), and the refusal of unknown names with the close ones suggested. Host only and
 // device-free: the names are checked against the device's own list when one is given, else against the
 // static list below, so a typo is refused before any profiling pass is paid for.

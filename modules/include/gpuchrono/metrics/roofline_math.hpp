@@ -1,4 +1,4 @@
-// Derived figures of issue 23 from counter values and device attributes: FLOPs from the sass per-thread
+// Derived figures from counter values and device attributes: FLOPs from the sass per-thread
 // instruction counters (a fused multiply-add is two operations), arithmetic intensity, achieved rates, and
 // the DRAM peak from the attributes the driver reports. Pure arithmetic, device-free, so it is tested on CPU
 // against hand-computed values; nothing here assumes a particular GPU.

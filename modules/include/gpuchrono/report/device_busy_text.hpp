@@ -1,7 +1,7 @@
 // Per-device busy time of the KernelPolicy series of an experiment as text: for a scope that launched on several
 // devices, how long each device worked (the union of its activities' intervals) within its span (first start to
-// last end there), as medians over the series' samples. Issue 24 item 3: the figures JSON has carried since
-// SampleSeries::device_busy exists, now also in report.txt and on the terminal.
+// last end there), as medians over the series' samples: the figures of SampleSeries::device_busy, in report.txt
+// and on the terminal as in JSON.
 #pragma once
 
 #include <gpuchrono/report/report.hpp>

@@ -8,9 +8,9 @@
 // cycles exactly as the device read them. Fields a run could not measure hold NaN (numbers) or are empty.
 #pragma once
 
-#include <gpuchrono/device_clock/block_samples.hpp>
+#include <gpuchrono/core/block_samples.hpp>
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/checks/finding.hpp>
+#include <gpuchrono/core/finding.hpp>
 #include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/core/device_busy.hpp>
 #include <gpuchrono/core/series.hpp>
@@ -32,6 +32,8 @@ inline constexpr double not_measured = std::numeric_limits<double>::quiet_NaN();
 
 // The version of the report's JSON layout (docs/report-json.md). Readers refuse a newer major version.
 inline constexpr int schema_version = 1;
+// The value of a report file's "schema" member, which tells a report from any other JSON.
+inline constexpr const char* report_schema_name = "gpuchrono-report";
 
 // What the figures were taken on. Clocks in MHz; sizes in bytes; versions as CUDA encodes them (13000 = 13.0).
 struct DeviceInfo {

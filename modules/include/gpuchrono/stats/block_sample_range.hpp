@@ -8,7 +8,7 @@
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/device_clock/block_samples.hpp>
+#include <gpuchrono/core/block_samples.hpp>
 
 #include <range/v3/range/concepts.hpp>
 #include <range/v3/range/traits.hpp>

@@ -1,4 +1,4 @@
-// A check over hardware metrics (issue 23) for unit tests: "this kernel reads less than N DRAM bytes",
+// A check over hardware metrics for unit tests: "this kernel reads less than N DRAM bytes",
 // "this loop runs above 80% of the SM's throughput". It reads a MetricsResult (a MetricsScope's, or the one
 // measure() kept with a Series when MeasureOptions::metrics asked for metrics) and compares each launch of
 // the kernel against the bound. The message says what was measured either way: the value with its unit, the

@@ -7,7 +7,7 @@
 #include "sample_method.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/policies/kernel_policy.hpp>
+#include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
 #include <stdexcept>
 #include <string>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/measure/l2_flush.hpp>
+#include <gpuchrono/gpu/l2_flush.hpp>
 #include <gpuchrono/measure/measure.hpp>
 
 #include <cuda_runtime_api.h>

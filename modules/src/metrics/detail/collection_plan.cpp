@@ -1,6 +1,6 @@
 #include "collection_plan.hpp"
 
-#include "../../cupti/cupti_library.hpp"
+#include "cupti/cupti_library.hpp"
 #include "cupti_failure.hpp"
 #include "range_session.hpp"
 

@@ -1,6 +1,6 @@
 #include "cupti_failure.hpp"
 
-#include "../../cupti/cupti_library.hpp"
+#include "cupti/cupti_library.hpp"
 
 #include <cupti_version.h>
 

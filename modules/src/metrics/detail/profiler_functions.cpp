@@ -1,6 +1,6 @@
 #include "profiler_functions.hpp"
 
-#include "../../cupti/cupti_library.hpp"
+#include "cupti/cupti_library.hpp"
 
 #include <dlfcn.h>
 

@@ -1,5 +1,5 @@
 // The CUPTI Range Profiler and profiler host functions (cupti_range_profiler.h, cupti_profiler_host.h), resolved
-// with dlsym from the libcupti that gpuchrono already loads (../../cupti/cupti_library.hpp), so building needs
+// with dlsym from the libcupti that gpuchrono already loads (cupti/cupti_library.hpp), so building needs
 // only the headers. The range profiler exists in CUPTI API version 28 (CUDA 12.9) and later; built against an
 // older toolkit (12.4, 12.5) the collector compiles to a refusal that says which CUPTI it needs.
 #pragma once

@@ -1,8 +1,8 @@
 #include "range_session.hpp"
 
-#include "../../cupti/cupti_library.hpp"
-#include "../../cupti/cupti_session.hpp"
-#include "../../cupti/launch_subscriber.hpp"
+#include "cupti/cupti_library.hpp"
+#include "cupti/cupti_session.hpp"
+#include "cupti/launch_subscriber.hpp"
 #include "cupti_failure.hpp"
 
 #include <gpuchrono/gpu/context_id.hpp>

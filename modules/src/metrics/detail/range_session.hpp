@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collection_plan.hpp"
+#include "metrics/collection.hpp"
 
 #include <gpuchrono/metrics/kernel_metrics.hpp>
 
@@ -62,12 +63,6 @@ private:
     std::string naming_error_;  // why kernels cannot be named (then they keep CUPTI's range numbers)
     std::chrono::steady_clock::time_point began_;
 };
-
-// collect() and measure()'s metrics: a user replay session over `one_pass` (collect.cpp). `before_pass` (may be
-// empty) runs before each pass, unprofiled: measure() passes its own cold-cache flush.
-MetricsResult collect_metrics_of(const std::vector<std::string>& metrics, int device,
-                                 const std::function<void()>& one_pass, const std::function<void()>& before_pass,
-                                 std::size_t max_kernels = 256);
 
 // Disables the range profiler kept enabled between sessions (if its context is current): the counter
 // availability query a new plan needs fails while it is enabled.

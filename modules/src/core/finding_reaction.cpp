@@ -1,0 +1,219 @@
+#include <gpuchrono/core/finding_reaction.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>
+
+#include <dlfcn.h>
+#include <elf.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <utility>
+
+// The build's default reaction (CMake cache variable GPUCHRONO_FINDING_REACTION): a bare word, stringified here.
+#ifndef GPUCHRONO_FINDING_REACTION
+#define GPUCHRONO_FINDING_REACTION report
+#endif
+#define GPUCHRONO_STRINGIFY_(x) #x
+#define GPUCHRONO_STRINGIFY(x) GPUCHRONO_STRINGIFY_(x)
+
+namespace gpuchrono {
+
+namespace {
+
+constexpr int unset = -1;
+
+std::atomic<int> process_reaction{unset};
+thread_local int thread_reaction = unset;
+
+Reaction built_in_default() noexcept {
+    static const Reaction r = [] {
+        const std::optional<Reaction> compiled = parse_reaction(GPUCHRONO_STRINGIFY(GPUCHRONO_FINDING_REACTION));
+        Reaction chosen = compiled.value_or(Reaction::report);
+        if (const char* env = std::getenv("GPUCHRONO_FINDINGS"); env && *env) {
+            if (const std::optional<Reaction> from_env = parse_reaction(env))
+                chosen = *from_env;
+            else
+                std::fprintf(stderr,
+                             "gpuchrono: GPUCHRONO_FINDINGS=\"%s\" is not collect, report or throw; findings are "
+                             "handled with \"%s\"\n",
+                             env, to_string(chosen));
+        }
+        return chosen;
+    }();
+    return r;
+}
+
+// Sink and the set of (code, where) already reported share one lock: reporting is the rare path.
+struct Reporting {
+    std::mutex mutex;
+    FindingSink sink;
+    std::set<std::pair<std::string, std::string>> reported;
+    std::map<const void*, std::string> places;  // return address -> "program+0x..." (dladdr is not free)
+};
+
+Reporting& reporting() {
+    static Reporting* r = new Reporting();  // never destroyed: findings can be reported from static destructors
+    return *r;
+}
+
+void default_sink(const Finding& f) { std::fprintf(stderr, "gpuchrono: %s\n", to_string(f).c_str()); }
+
+// "gpu_tests+0x1a2b3" for a position-independent object (addr2line -e gpu_tests 0x1a2b3 gives the line),
+// the absolute address for a fixed-position executable. The return address points after the call; one byte
+// back is inside the call instruction, so addr2line names the caller's line.
+std::string describe(const void* return_address) {
+    const auto* inside_call = static_cast<const char*>(return_address) - 1;
+    Dl_info info{};
+    char text[64];
+    if (dladdr(inside_call, &info) == 0 || info.dli_fbase == nullptr) {
+        std::snprintf(text, sizeof text, "%p", static_cast<const void*>(inside_call));
+        return text;
+    }
+    std::string object = info.dli_fname ? info.dli_fname : "";
+    if (auto slash = object.find_last_of('/'); slash != std::string::npos) object.erase(0, slash + 1);
+    const auto* header = static_cast<const Elf64_Ehdr*>(info.dli_fbase);
+    const bool relocatable = header->e_type == ET_DYN;
+    const auto offset = static_cast<unsigned long>(
+        inside_call - (relocatable ? static_cast<const char*>(info.dli_fbase) : static_cast<const char*>(nullptr)));
+    std::snprintf(text, sizeof text, "+0x%lx", offset);
+    return (object.empty() ? std::string("program") : object) + text;
+}
+
+std::string where_of(const CallSite& site) {
+    if (!site.where.empty() || site.return_address == nullptr) return site.where;
+    Reporting& r = reporting();
+    std::lock_guard lock(r.mutex);
+    auto it = r.places.find(site.return_address);
+    if (it == r.places.end()) it = r.places.emplace(site.return_address, describe(site.return_address)).first;
+    return it->second;
+}
+
+void stamp(Findings& found, const CallSite& site) {
+    if (std::all_of(found.begin(), found.end(), [](const Finding& f) { return !f.where.empty(); })) return;
+    const std::string where = where_of(site);
+    for (Finding& f : found)
+        if (f.where.empty()) f.where = where;
+}
+
+// `subject`: what makes the finding the same one again; its call site unless a series names it.
+void report_once(const Finding& f, const std::string& subject) {
+    Reporting& r = reporting();
+    std::lock_guard lock(r.mutex);
+    if (!r.reported.emplace(f.code, subject).second) return;
+    if (r.sink)
+        r.sink(f);
+    else
+        default_sink(f);
+}
+
+void react(const Findings& found, const std::optional<Measurement>& m, const std::string& series_subject = {}) {
+    if (found.empty()) return;
+    // Every finding handled becomes an NVTX mark named by its code, whatever the reaction, so a profiler's
+    // timeline shows where it was detected.
+    for (const Finding& f : found) detail::nvtx_mark(f.code.c_str(), static_cast<int>(f.severity));
+    const Reaction reaction = finding_reaction();
+    if (reaction == Reaction::collect) return;
+    const Finding* to_throw = nullptr;
+    for (const Finding& f : found) {
+        if (reaction == Reaction::throw_error && f.severity != Severity::info) {
+            if (!to_throw) to_throw = &f;
+            continue;
+        }
+        report_once(f, series_subject.empty() ? f.where : series_subject);
+    }
+    if (to_throw) throw FindingError(*to_throw, found, m);
+}
+
+}  // namespace
+
+const char* to_string(Reaction r) noexcept {
+    switch (r) {
+        case Reaction::collect: return "collect";
+        case Reaction::report: return "report";
+        case Reaction::throw_error: return "throw";
+    }
+    return "unknown";
+}
+
+std::optional<Reaction> parse_reaction(std::string_view text) noexcept {
+    if (text == "collect") return Reaction::collect;
+    if (text == "report") return Reaction::report;
+    if (text == "throw") return Reaction::throw_error;
+    return std::nullopt;
+}
+
+Reaction finding_reaction() noexcept {
+    if (thread_reaction != unset) return static_cast<Reaction>(thread_reaction);
+    const int process = process_reaction.load(std::memory_order_relaxed);
+    return process != unset ? static_cast<Reaction>(process) : built_in_default();
+}
+
+void set_finding_reaction(Reaction r) noexcept { process_reaction.store(static_cast<int>(r), std::memory_order_relaxed); }
+
+ScopedFindingReaction::ScopedFindingReaction(Reaction r) noexcept : previous_(thread_reaction) {
+    thread_reaction = static_cast<int>(r);
+}
+
+ScopedFindingReaction::~ScopedFindingReaction() { thread_reaction = previous_; }
+
+void set_finding_sink(FindingSink sink) {
+    Reporting& r = reporting();
+    std::lock_guard lock(r.mutex);
+    r.sink = std::move(sink);
+}
+
+void forget_reported_findings() noexcept {
+    Reporting& r = reporting();
+    std::lock_guard lock(r.mutex);
+    r.reported.clear();
+}
+
+FindingError::FindingError(Finding finding, Findings all, std::optional<Measurement> measurement)
+    : std::runtime_error("gpuchrono: " + to_string(finding)),
+      finding_(std::move(finding)),
+      all_(std::move(all)),
+      measurement_(std::move(measurement)) {}
+
+CallSite CallSite::at(std::source_location location) {
+    std::string file = location.file_name();
+    if (auto slash = file.find_last_of('/'); slash != std::string::npos) file.erase(0, slash + 1);
+    return CallSite{nullptr, file + ":" + std::to_string(location.line())};
+}
+
+CallSite CallSite::returning_to(const void* return_address) noexcept { return CallSite{return_address, {}}; }
+
+void handle_findings(Measurement& m, Findings found, const CallSite& site) {
+    if (found.empty()) return;
+    stamp(found, site);
+    for (const Finding& f : found) m.add_finding(f);
+    react(found, m);
+}
+
+void handle_findings(Findings& found, const CallSite& site) {
+    if (found.empty()) return;
+    stamp(found, site);
+    react(found, std::nullopt);
+}
+
+namespace detail {
+
+void stamp_findings(Findings& found, const CallSite& site) {
+    if (!found.empty()) stamp(found, site);
+}
+
+void react_to_findings(const Findings& found, const Measurement& m) { react(found, m); }
+
+void handle_series_findings(Findings& found, std::string_view series_name, const CallSite& site) {
+    if (found.empty()) return;
+    stamp(found, site);
+    // A prefix no "file:line" or "program+0x..." call site can carry, so the two kinds of key never meet.
+    react(found, std::nullopt, "series \"" + std::string(series_name) + "\"");
+}
+
+}  // namespace detail
+
+}  // namespace gpuchrono
