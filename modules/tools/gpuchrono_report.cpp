@@ -2,6 +2,7 @@
 //
 //     gpuchrono-report out/tour-20251122-041000/report.json            # prints the text report
 //     gpuchrono-report report.json --out pictures/                      # and writes every file into pictures/
+//     gpuchrono-report report.json --out pictures/ --single-file        # index.html with the pictures inlined
 //
 // A run taken on a GPU cluster can so be read and drawn on a laptop: the JSON holds every raw sample.
 //
@@ -28,10 +29,11 @@
 namespace {
 
 int usage(std::FILE* to) {
-    std::fputs("usage: gpuchrono-report REPORT.json [--out DIR] [--quiet]\n"
+    std::fputs("usage: gpuchrono-report REPORT.json [--out DIR] [--single-file] [--quiet]\n"
                "       gpuchrono-report merge RANK.json... -o JOB.json   (see gpuchrono-report merge --help)\n"
                "  prints the report as text; with --out also writes report.txt, CSV tables, the per-block timeline\n"
                "  and sweep SVGs, a Chrome trace (open it in https://ui.perfetto.dev) and index.html into DIR.\n"
+               "  --single-file: index.html holds every picture inlined, one self-contained page to send.\n"
                "  --quiet: do not print the text report.\n",
                to);
     return to == stdout ? 0 : 2;
@@ -97,11 +99,15 @@ int main(int argc, char** argv) try {
     if (argc > 1 && std::string_view(argv[1]) == "merge") return merge(argc, argv);
     std::filesystem::path input, out;
     bool quiet = false;
+    gpuchrono::report::ReportFilesOptions options;
+    for (int i = 0; i < argc; ++i) options.command += (i ? " " : "") + std::string(argv[i]);
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "-h" || arg == "--help") return usage(stdout);
         if (arg == "--quiet") {
             quiet = true;
+        } else if (arg == "--single-file") {
+            options.single_file = true;
         } else if (arg == "--out") {
             if (++i == argc) {
                 std::fputs("gpuchrono-report: --out needs a folder\n", stderr);
@@ -123,7 +129,7 @@ int main(int argc, char** argv) try {
     const gpuchrono::report::Report report = gpuchrono::report::load_report(input);
     if (!quiet) std::fputs(gpuchrono::report::render_text(report).c_str(), stdout);
     if (!out.empty()) {
-        const auto written = gpuchrono::report::write_report_files(report, out);
+        const auto written = gpuchrono::report::write_report_files(report, out, options);
         std::printf("\ngpuchrono-report: wrote %zu files into %s\n", written.size(), out.string().c_str());
         for (const auto& f : written) std::printf("  %s\n      %s\n", f.path.filename().string().c_str(), f.what.c_str());
     }
