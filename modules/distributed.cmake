@@ -11,6 +11,7 @@ target_sources(gpuchrono PRIVATE
     src/distributed/clock_alignment.cpp
     src/distributed/straggler_analysis.cpp
     src/distributed/collective_bandwidth.cpp
+    src/distributed/job_html.cpp
     src/distributed/job_merge.cpp
     src/distributed/job_json.cpp
     src/distributed/straggler_text.cpp

@@ -6,10 +6,11 @@
 //
 // A run taken on a GPU cluster can so be read and drawn on a laptop: the JSON holds every raw sample.
 //
-//     gpuchrono-report merge rank*.json -o job.json [--trace trace.json] [--svg DIR] [--quiet]
+//     gpuchrono-report merge rank*.json -o job.json [--trace trace.json] [--svg DIR] [--html job.html] [--quiet]
 //
 // merges the reports of a distributed job's ranks (distributed/job_merge.hpp). A subcommand rather than a
 // tool of its own: it reads the same files, and users who have gpuchrono-report have it.
+#include <gpuchrono/distributed/job_html.hpp>
 #include <gpuchrono/distributed/job_merge.hpp>
 #include <gpuchrono/distributed/lateness_svg.hpp>
 #include <gpuchrono/distributed/straggler_text.hpp>
@@ -40,18 +41,20 @@ int usage(std::FILE* to) {
 }
 
 int merge_usage(std::FILE* to) {
-    std::fputs("usage: gpuchrono-report merge RANK.json... -o JOB.json [--trace TRACE.json] [--svg DIR] [--quiet]\n"
+    std::fputs("usage: gpuchrono-report merge RANK.json... -o JOB.json [--trace TRACE.json] [--svg DIR] [--html PAGE.html]\n"
+               "                              [--quiet]\n"
                "  merges the reports of a job's ranks (each written with a \"distributed\" section): checks that they\n"
                "  are one job with every rank once, puts them on one clock, names the stragglers of every scope name,\n"
                "  and writes JOB.json; --trace: a Perfetto/Chrome trace with a process per rank (default: JOB's folder/\n"
-               "  trace.json); --svg: a lateness heat map per scope name into DIR. Prints the summary unless --quiet.\n",
+               "  trace.json); --svg: a lateness heat map per scope name into DIR; --html: the job as one self-contained\n"
+               "  page (per-rank table, lateness heat maps). Prints the summary unless --quiet.\n",
                to);
     return to == stdout ? 0 : 2;
 }
 
 int merge(int argc, char** argv) {
     std::vector<std::filesystem::path> inputs;
-    std::filesystem::path out, trace, svg;
+    std::filesystem::path out, trace, svg, page;
     bool quiet = false;
     for (int i = 2; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -66,6 +69,7 @@ int merge(int argc, char** argv) {
         if (arg == "-o" || arg == "--out") out = value("a file");
         else if (arg == "--trace") trace = value("a file");
         else if (arg == "--svg") svg = value("a folder");
+        else if (arg == "--html") page = value("a file");
         else if (arg == "--quiet") quiet = true;
         else if (!arg.empty() && arg[0] == '-') {
             std::fprintf(stderr, "gpuchrono-report merge: unknown option %s\n", argv[i]);
@@ -77,6 +81,8 @@ int merge(int argc, char** argv) {
         return merge_usage(stderr);
     }
     if (trace.empty()) trace = out.parent_path() / "trace.json";
+    for (const auto& file : {out, trace, page})
+        if (!file.empty() && file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
     const auto job = gpuchrono::distributed::merge_rank_reports(inputs, {trace});
     gpuchrono::distributed::save_job(job, out);
     if (!svg.empty()) {
@@ -87,6 +93,13 @@ int merge(int argc, char** argv) {
             f << gpuchrono::distributed::render_lateness_svg(s);
             if (!f.flush()) throw std::runtime_error("cannot write " + file.string());
         }
+    }
+    if (!page.empty()) {
+        std::string command;
+        for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+        std::ofstream f(page, std::ios::binary);
+        f << gpuchrono::distributed::render_job_html(job, command);
+        if (!f.flush()) throw std::runtime_error("cannot write " + page.string());
     }
     if (!quiet) std::fputs(gpuchrono::distributed::render_job_text(job).c_str(), stdout);
     std::printf("\ngpuchrono-report merge: %zu ranks into %s and %s\n", job.ranks.size(), out.string().c_str(), trace.string().c_str());
