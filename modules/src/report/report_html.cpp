@@ -180,6 +180,11 @@ std::vector<FindingRef> all_findings(const Report& report) {
 
 std::string section_id(const Experiment& e, std::size_t index) { return "exp-" + std::to_string(index + 1) + "-" + slug(e.id); }
 
+// What a heading or a table calls an experiment: its title, else its id, else its place.
+std::string experiment_name(const Experiment& e, std::size_t index) {
+    return !e.title.empty() ? e.title : !e.id.empty() ? e.id : "Experiment " + std::to_string(index + 1);
+}
+
 std::string summary_table(const Report& report, const std::map<const Finding*, std::string>& anchors) {
     Table t("Results: the median of every series with the 95% confidence interval of the median", "summary");
     std::vector<std::string> experiments, names, counts, ci_cov, finding_cells, rows;
@@ -383,7 +388,7 @@ std::string render_report_html(const Report& report, const std::vector<HtmlPictu
     out += "<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents</strong><ol>\n<li><a href=\"#summary\">Summary</a></li>\n";
     for (std::size_t i = 0; i < report.experiments.size(); ++i) {
         const Experiment& e = report.experiments[i];
-        out += "<li><a href=\"#" + section_id(e, i) + "\">" + escape(e.title.empty() ? e.id : e.title) + "</a></li>\n";
+        out += "<li><a href=\"#" + section_id(e, i) + "\">" + escape(experiment_name(e, i)) + "</a></li>\n";
     }
     if (!report.notes.empty()) out += "<li><a href=\"#notes\">Notes</a></li>\n";
     out += "<li><a href=\"#device\">Device</a></li>\n<li><a href=\"#text-report\">Text report</a></li>\n</ol></nav>\n";
@@ -406,9 +411,12 @@ std::string render_report_html(const Report& report, const std::vector<HtmlPictu
 
     for (std::size_t i = 0; i < report.experiments.size(); ++i) {
         const Experiment& e = report.experiments[i];
-        out += "<section id=\"" + section_id(e, i) + "\"><h2>" + escape(e.title.empty() ? e.id : e.title) + "</h2>\n";
+        out += "<section id=\"" + section_id(e, i) + "\"><h2>" + escape(experiment_name(e, i)) + "</h2>\n";
         if (!e.seed.empty()) out += "<p class=\"muted\">Reproduces seed experiment " + escape(e.seed) + ".</p>\n";
-        for (const std::string& p : e.explanation) out += "<p>" + escape(p) + "</p>\n";
+        for (const std::string& p : e.explanation)
+            if (!p.empty()) out += "<p>" + escape(p) + "</p>\n";
+        if (e.metrics.empty() && e.series.empty() && e.timelines.empty() && e.sweeps.empty())
+            out += "<p class=\"muted\">This experiment holds no results.</p>\n";
         out += metrics_table({&e}, false) + series_table(e, anchors) + measure_list(e) + kernel_metrics_tables(e);
         std::vector<FindingRef> own;
         for (const FindingRef& r : findings) {
@@ -436,7 +444,8 @@ std::string render_report_html(const Report& report, const std::vector<HtmlPictu
 
     if (!report.notes.empty()) {
         out += "<section id=\"notes\"><h2>Notes</h2>\n<ul>\n";
-        for (const std::string& n : report.notes) out += "<li>" + escape(n) + "</li>\n";
+        for (const std::string& n : report.notes)
+            if (!n.empty()) out += "<li>" + escape(n) + "</li>\n";
         out += "</ul></section>\n";
     }
     out += "<section id=\"device\"><h2>Device</h2>\n" + device_table(report.device) + "</section>\n";
