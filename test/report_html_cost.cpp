@@ -60,7 +60,7 @@ int main(int argc, char** argv) try {
 
     const gr::Report report = gr::load_report(argv[1]);
     const fs::path dir = fs::temp_directory_path() / ("gpuchrono-html-cost-" + std::to_string(::getpid()));
-    const int runs = 5;
+    const int runs = 9;
 
     const double with_page = best_seconds(runs, [&] { gr::write_report_files(report, dir / "single", {.single_file = true, .command = "x"}); });
     (void)gr::write_report_files(report, dir / "linked", {.single_file = false, .command = "x"});

@@ -83,20 +83,23 @@ std::string picture(const std::string& file, const std::string& svg, const std::
         src = escape(file);
     } else {
         // A data: URI of the SVG text itself rather than base64 (a third smaller). The URL parser drops tabs and
-        // newlines and ends the data at '#', so those and '%' are percent-encoded; the rest is attribute-escaped.
-        std::string data = "data:image/svg+xml;charset=utf-8,";
-        data.reserve(data.size() + svg.size() + svg.size() / 8);
+        // newlines and ends the data at '#', so those and '%' are percent-encoded, and so are '"' and '&', the
+        // only characters a double-quoted HTML attribute cannot hold as they are. The renderers wrote the SVG as
+        // valid UTF-8, so one pass over its bytes does.
+        src = "data:image/svg+xml;charset=utf-8,";
+        src.reserve(src.size() + svg.size() + svg.size() / 8);
         for (const char c : svg) {
             switch (c) {
-                case '%': data += "%25"; break;
-                case '#': data += "%23"; break;
-                case '\n': data += "%0A"; break;
-                case '\r': data += "%0D"; break;
-                case '\t': data += "%09"; break;
-                default: data += c;
+                case '%': src += "%25"; break;
+                case '#': src += "%23"; break;
+                case '\n': src += "%0A"; break;
+                case '\r': src += "%0D"; break;
+                case '\t': src += "%09"; break;
+                case '"': src += "%22"; break;
+                case '&': src += "%26"; break;
+                default: src += c;
             }
         }
-        src = escape(data);
     }
     return "<img src=\"" + src + "\" alt=\"" + escape(alt) + "\">";
 }
