@@ -41,7 +41,7 @@ figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd;
 figcaption{font-size:.9em;color:#555}
 pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px;line-height:1.3}
 .muted{color:#666}
-@media (max-width:600px){body{padding:.5em}h1{font-size:1.3em}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3em}}
+@media (max-width:600px){body{padding:.5em}h1{font-size:1.3em}dl.facts{font-size:.85em;gap:.1em .6em}}
 )";
 
 }  // namespace
