@@ -1,10 +1,11 @@
 // What the HTML page costs: the time render_report_html takes against the time write_report_files takes for
 // everything else, and the page's size with its pictures linked and inlined.
 //
-//     report_html_cost out/tour-20251122-041000/report.json [--max-fraction 0.10]
+//     report_html_cost out/tour-20251122-041000/report.json [--max-fraction 0.10] [--max-bytes 2000000]
 //
 // Prints both sizes and the fraction the page adds to writing the report folder (best of several runs of each,
-// so a busy machine's noise does not count); exit status 1 when that fraction is above --max-fraction.
+// so a busy machine's noise does not count); exit status 1 when that fraction is above --max-fraction or the
+// single-file page is larger than --max-bytes.
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_html.hpp>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -51,12 +53,15 @@ std::string slurp(const fs::path& file) {
 
 int main(int argc, char** argv) try {
     if (argc < 2) {
-        std::fputs("usage: report_html_cost REPORT.json [--max-fraction R]\n", stderr);
+        std::fputs("usage: report_html_cost REPORT.json [--max-fraction R] [--max-bytes N]\n", stderr);
         return 2;
     }
     double max_fraction = 0.10;
-    for (int i = 2; i + 1 < argc; i += 2)
+    double max_bytes = 2e6;
+    for (int i = 2; i + 1 < argc; i += 2) {
         if (std::string_view(argv[i]) == "--max-fraction") max_fraction = std::atof(argv[i + 1]);
+        if (std::string_view(argv[i]) == "--max-bytes") max_bytes = std::atof(argv[i + 1]);
+    }
 
     const gr::Report report = gr::load_report(argv[1]);
     const fs::path dir = fs::temp_directory_path() / ("gpuchrono-html-cost-" + std::to_string(::getpid()));
@@ -84,12 +89,12 @@ int main(int argc, char** argv) try {
     const auto single = fs::file_size(dir / "single" / "index.html");
     const auto linked = fs::file_size(dir / "linked" / "index.html");
     const double fraction = page / std::max(with_page - page, 1e-9);
-    std::printf("index.html: %ju bytes with the pictures inlined (--single-file), %ju bytes linking %zu pictures\n",
-                static_cast<std::uintmax_t>(single), static_cast<std::uintmax_t>(linked), pictures.size());
+    std::printf("index.html: %ju bytes with the pictures inlined (--single-file; limit %.0f), %ju bytes linking %zu pictures\n",
+                static_cast<std::uintmax_t>(single), max_bytes, static_cast<std::uintmax_t>(linked), pictures.size());
     std::printf("writing the report folder: %.2f ms, of which the single-file page %.2f ms (%zu bytes): +%.1f%% (limit %.0f%%)\n",
                 with_page * 1e3, page * 1e3, size, fraction * 100, max_fraction * 100);
     fs::remove_all(dir);
-    return fraction <= max_fraction ? 0 : 1;
+    return fraction <= max_fraction && static_cast<double>(single) <= max_bytes ? 0 : 1;
 } catch (const std::exception& e) {
     std::fprintf(stderr, "report_html_cost: %s\n", e.what());
     return 2;

@@ -85,14 +85,26 @@ std::string picture(const std::string& file, const std::string& svg, const std::
         // A data: URI of the SVG text itself rather than base64 (a third smaller). The URL parser drops tabs and
         // newlines and ends the data at '#', so those and '%' are percent-encoded, and so are '"' and '&', the
         // only characters a double-quoted HTML attribute cannot hold as they are. The renderers wrote the SVG as
-        // valid UTF-8, so one pass over its bytes does.
+        // valid UTF-8, so one pass over its bytes does. Tooltips (<title>, one per bar of a timeline: half
+        // its bytes) are left out: an <img> never shows them, and the SVG file beside the page keeps them.
         src = "data:image/svg+xml;charset=utf-8,";
         src.reserve(src.size() + svg.size() + svg.size() / 8);
-        for (const char c : svg) {
-            switch (c) {
+        constexpr std::string_view open = "<title>", close = "</title>";
+        const std::string_view text = svg;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i] == '<' && text.compare(i, open.size(), open) == 0) {
+                const std::size_t end = text.find(close, i);
+                if (end != std::string_view::npos) {
+                    i = end + close.size() - 1;
+                    continue;
+                }
+            }
+            switch (const char c = text[i]) {
                 case '%': src += "%25"; break;
                 case '#': src += "%23"; break;
-                case '\n': src += "%0A"; break;
+                case '\n':  // between two elements a newline is nothing; in text it reads as a space
+                    if (i == 0 || text[i - 1] != '>') src += "%0A";
+                    break;
                 case '\r': src += "%0D"; break;
                 case '\t': src += "%09"; break;
                 case '"': src += "%22"; break;

@@ -29,7 +29,8 @@ std::string exact(double value);
 std::string number_cell(const std::string& key, double value, const std::string& shown);
 
 // An <img> of an SVG picture with its alt text: src is `file` (beside the page) or, when `svg` is not empty,
-// the picture itself as a data: URI, so a page with every picture inlined is one file to send.
+// the picture itself as a data: URI (its tooltips left out: an <img> shows none), so a page with every
+// picture inlined is one file to send.
 std::string picture(const std::string& file, const std::string& svg, const std::string& alt);
 
 // A <details> holding text in a <pre>: the terminal rendering, folded.
