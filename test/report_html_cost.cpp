@@ -26,6 +26,19 @@
 #include <unistd.h>
 #include <vector>
 
+// Under a sanitizer string work slows several times and file writes do not: the fraction is printed, not judged.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+#else
+constexpr bool sanitized = false;
+#endif
+
 namespace fs = std::filesystem;
 namespace gr = gpuchrono::report;
 
@@ -91,10 +104,10 @@ int main(int argc, char** argv) try {
     const double fraction = page / std::max(with_page - page, 1e-9);
     std::printf("index.html: %ju bytes with the pictures inlined (--single-file; limit %.0f), %ju bytes linking %zu pictures\n",
                 static_cast<std::uintmax_t>(single), max_bytes, static_cast<std::uintmax_t>(linked), pictures.size());
-    std::printf("writing the report folder: %.2f ms, of which the single-file page %.2f ms (%zu bytes): +%.1f%% (limit %.0f%%)\n",
-                with_page * 1e3, page * 1e3, size, fraction * 100, max_fraction * 100);
+    std::printf("writing the report folder: %.2f ms, of which the single-file page %.2f ms (%zu bytes): +%.1f%% (limit %.0f%%%s)\n",
+                with_page * 1e3, page * 1e3, size, fraction * 100, max_fraction * 100, sanitized ? ", not judged under a sanitizer" : "");
     fs::remove_all(dir);
-    return fraction <= max_fraction && static_cast<double>(single) <= max_bytes ? 0 : 1;
+    return (sanitized || fraction <= max_fraction) && static_cast<double>(single) <= max_bytes ? 0 : 1;
 } catch (const std::exception& e) {
     std::fprintf(stderr, "report_html_cost: %s\n", e.what());
     return 2;
