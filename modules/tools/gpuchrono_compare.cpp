@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -92,6 +93,7 @@ int main(int argc, char** argv) try {
     if (!page.empty()) {
         gpuchrono::ComparisonPageInput input{files[0], files[1], &base, &next, {}};
         for (int i = 0; i < argc; ++i) input.command += (i ? " " : "") + std::string(argv[i]);
+        if (const auto folder = std::filesystem::path(page).parent_path(); !folder.empty()) std::filesystem::create_directories(folder);
         std::ofstream f(page, std::ios::binary);
         f << gpuchrono::render_comparison_html(c, input, options);
         if (!f.flush()) {
