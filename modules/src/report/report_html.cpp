@@ -32,7 +32,9 @@ TimeColumn time_column(const std::string& header, const std::string& key, const 
     for (const double v : ns) scaled.push_back(v / unit.ns_per_unit);
     const int decimals = decimals_for(scaled, unit);
     TimeColumn c{"<th scope=\"col\" data-unit=\"" + std::string(unit.name) + "\">" + escape(header) + " [" + unit.name + "]</th>", {}};
-    for (std::size_t i = 0; i < ns.size(); ++i) c.cells.push_back(html::number_cell(key, ns[i], format_fixed(scaled[i], decimals)));
+    // A figure too long for a cell (a corrupt or synthetic sample of 1e300 ns) reads in exponent form.
+    for (std::size_t i = 0; i < ns.size(); ++i)
+        c.cells.push_back(html::number_cell(key, ns[i], std::fabs(scaled[i]) >= 1e9 ? format_number(scaled[i], 4) : format_fixed(scaled[i], decimals)));
     return c;
 }
 
