@@ -85,7 +85,7 @@ std::string render_comparison_html(const ReportComparison& c, const ComparisonPa
                "</td><td>" + escape(r.series) + "</td>";
         if (!r.comparison) {
             out += "<td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td>"
-                   "<td class=\"num\">-</td><td class=\"verdict verdict-not-compared\">not compared</td><td>" + escape(r.problem) + "</td></tr>\n";
+                   "<td class=\"num\">-</td><td class=\"verdict verdict-not-compared\">not compared</td><td class=\"why\">" + escape(r.problem) + "</td></tr>\n";
             continue;
         }
         const Comparison& k = *r.comparison;
@@ -96,7 +96,7 @@ std::string render_comparison_html(const ReportComparison& c, const ComparisonPa
                report::html::number_cell("new_median_ns", k.median_b.ns(), report::format_fixed(k.median_b.ns() / unit.ns_per_unit, decimals)) +
                percent_cell("change", k.change) + percent_cell("change_low", k.change_low) + percent_cell("change_high", k.change_high) +
                report::html::number_cell("p_value", k.p_value, report::format_number(k.p_value, 3)) + "<td class=\"verdict " +
-               verdict_class(verdict) + "\">" + escape(verdict) + "</td><td>" + escape(why) + "</td></tr>\n";
+               verdict_class(verdict) + "\">" + escape(verdict) + "</td><td class=\"why\">" + escape(why) + "</td></tr>\n";
     }
     out += "</tbody></table></div>\n</section>\n";
     out += "<section id=\"text-report\"><h2>Text report</h2>\n" +

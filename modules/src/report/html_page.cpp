@@ -23,7 +23,9 @@ nav.toc{background:#f7f7f9;border:1px solid #e3e3e8;padding:.4em 1em;border-radi
 nav.toc ol{margin:.3em 0;padding-left:1.4em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.5em 0;font-size:.92em}
+table{overflow-wrap:normal}
 th,td{border:1px solid #ddd;padding:.25em .55em;text-align:left;vertical-align:top}
+td.why{min-width:18em}
 th{background:#f3f3f6;white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:.3em 0}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:3px;padding:0 .4em;font-size:.85em;
