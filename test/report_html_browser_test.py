@@ -121,7 +121,8 @@ def comparison_reports(base):
 
 
 def rank_reports(base, folder):
-    """Four ranks of one job on one host; rank 2 ends steps 3, 4 and 7 three ms late."""
+    """Four ranks of one job on one host; rank 2 ends steps 3, 4 and 7 three ms late; a second scope's name
+    carries HTML."""
     t0 = 1_000_000_000_000
     files = []
     for r in range(4):
@@ -134,6 +135,9 @@ def rank_reports(base, folder):
             start = t0 + 1_000_000 + k * 10_000_000
             end = start + 6_000_000 + (3_000_000 if r == 2 and k in (3, 4, 7) else 0)
             scopes.append({"name": "step", "start_ns": start + off, "end_ns": end + off, "device": 0, "bytes": 0})
+            # A scope named with HTML, long enough to overflow a fixed buffer: its heat map must still load.
+            scopes.append({"name": HOSTILE * 8, "start_ns": end + off + 1000, "end_ns": end + off + 2000 + 500 * r,
+                           "device": 0, "bytes": 0})
         rep["distributed"] = {
             "host": "node0", "pid": 1000 + r, "rank": r, "local_rank": r, "world_size": 4, "job_id": "browser-test",
             "launcher": "manual", "devices": [],
@@ -218,8 +222,8 @@ def main():
 
     def check_page(driver, page, expect=None, shots=None, name=None):
         problems, line = original_check_page(driver, page, expect, shots, name)
-        if name == "hostile":
-            problems += driver.execute_script(HOSTILE_CHECK, HOSTILE, HOSTILE_ATTRIBUTE)
+        if name in ("hostile", "job"):
+            problems += driver.execute_script(HOSTILE_CHECK, *([HOSTILE, HOSTILE_ATTRIBUTE] if name == "hostile" else [HOSTILE * 8]))
             line += ", names with HTML shown as text"
         if name == "compare":
             verdicts = driver.execute_script("return Array.from(document.querySelectorAll('td.verdict')).map(t => t.textContent)")
