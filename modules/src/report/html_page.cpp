@@ -27,7 +27,7 @@ table{overflow-wrap:normal}
 th,td{border:1px solid #ddd;padding:.25em .55em;text-align:left;vertical-align:top}
 td.why{min-width:18em}
 th{background:#f3f3f6;white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-caption{text-align:left;font-weight:600;padding:.3em 0}
+caption{text-align:left;font-weight:600;padding:.3em 0;position:sticky;left:0;max-width:calc(100vw - 2em)}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:3px;padding:0 .4em;font-size:.85em;
  font-weight:600;border:1px solid}
 .sev-error .badge,.verdict-slower{background:#fde8e8;color:#9b1c1c;border-color:#f0b4b4}
