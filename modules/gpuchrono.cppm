@@ -181,6 +181,7 @@ using gpuchrono::report::load_report;
 using gpuchrono::report::render_text;
 using gpuchrono::report::Report;
 using gpuchrono::report::ReportError;
+using gpuchrono::report::ReportFilesOptions;
 using gpuchrono::report::Sweep;
 using gpuchrono::report::write_report_files;
 using gpuchrono::report::WrittenFile;

@@ -2,15 +2,17 @@
 //
 //     gpuchrono-report out/tour-20251122-041000/report.json            # prints the text report
 //     gpuchrono-report report.json --out pictures/                      # and writes every file into pictures/
+//     gpuchrono-report report.json --out pictures/ --single-file        # index.html with the pictures inlined
 //
 // A run taken on a GPU cluster can so be read and drawn on a laptop: the JSON holds every raw sample.
 //
-//     gpuchrono-report merge rank*.json -o job.json [--trace trace.json] [--svg DIR] [--quiet]
+//     gpuchrono-report merge rank*.json -o job.json [--trace trace.json] [--svg DIR] [--html job.html] [--quiet]
 //
 // merges the reports of a distributed job's ranks (report/job_merge.hpp). A subcommand rather than a
 // tool of its own: it reads the same files, and users who have gpuchrono-report have it.
+#include <gpuchrono/report/job_html.hpp>
 #include <gpuchrono/report/job_merge.hpp>
-#include <gpuchrono/distributed/lateness_svg.hpp>
+#include <gpuchrono/report/lateness_svg.hpp>
 #include <gpuchrono/report/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>
 
@@ -28,28 +30,31 @@
 namespace {
 
 int usage(std::FILE* to) {
-    std::fputs("usage: gpuchrono-report REPORT.json [--out DIR] [--quiet]\n"
+    std::fputs("usage: gpuchrono-report REPORT.json [--out DIR] [--single-file] [--quiet]\n"
                "       gpuchrono-report merge RANK.json... -o JOB.json   (see gpuchrono-report merge --help)\n"
                "  prints the report as text; with --out also writes report.txt, CSV tables, the per-block timeline\n"
                "  and sweep SVGs, a Chrome trace (open it in https://ui.perfetto.dev) and index.html into DIR.\n"
+               "  --single-file: index.html holds every picture inlined, one self-contained page to send.\n"
                "  --quiet: do not print the text report.\n",
                to);
     return to == stdout ? 0 : 2;
 }
 
 int merge_usage(std::FILE* to) {
-    std::fputs("usage: gpuchrono-report merge RANK.json... -o JOB.json [--trace TRACE.json] [--svg DIR] [--quiet]\n"
+    std::fputs("usage: gpuchrono-report merge RANK.json... -o JOB.json [--trace TRACE.json] [--svg DIR] [--html PAGE.html]\n"
+               "                              [--quiet]\n"
                "  merges the reports of a job's ranks (each written with a \"distributed\" section): checks that they\n"
                "  are one job with every rank once, puts them on one clock, names the stragglers of every scope name,\n"
                "  and writes JOB.json; --trace: a Perfetto/Chrome trace with a process per rank (default: JOB's folder/\n"
-               "  trace.json); --svg: a lateness heat map per scope name into DIR. Prints the summary unless --quiet.\n",
+               "  trace.json); --svg: a lateness heat map per scope name into DIR; --html: the job as one self-contained\n"
+               "  page (per-rank table, lateness heat maps). Prints the summary unless --quiet.\n",
                to);
     return to == stdout ? 0 : 2;
 }
 
 int merge(int argc, char** argv) {
     std::vector<std::filesystem::path> inputs;
-    std::filesystem::path out, trace, svg;
+    std::filesystem::path out, trace, svg, page;
     bool quiet = false;
     for (int i = 2; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -64,6 +69,7 @@ int merge(int argc, char** argv) {
         if (arg == "-o" || arg == "--out") out = value("a file");
         else if (arg == "--trace") trace = value("a file");
         else if (arg == "--svg") svg = value("a folder");
+        else if (arg == "--html") page = value("a file");
         else if (arg == "--quiet") quiet = true;
         else if (!arg.empty() && arg[0] == '-') {
             std::fprintf(stderr, "gpuchrono-report merge: unknown option %s\n", argv[i]);
@@ -75,6 +81,8 @@ int merge(int argc, char** argv) {
         return merge_usage(stderr);
     }
     if (trace.empty()) trace = out.parent_path() / "trace.json";
+    for (const auto& file : {out, trace, page})
+        if (!file.empty() && file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
     const auto job = gpuchrono::distributed::merge_rank_reports(inputs, {trace});
     gpuchrono::distributed::save_job(job, out);
     if (!svg.empty()) {
@@ -85,6 +93,13 @@ int merge(int argc, char** argv) {
             f << gpuchrono::distributed::render_lateness_svg(s);
             if (!f.flush()) throw std::runtime_error("cannot write " + file.string());
         }
+    }
+    if (!page.empty()) {
+        std::string command;
+        for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+        std::ofstream f(page, std::ios::binary);
+        f << gpuchrono::distributed::render_job_html(job, command);
+        if (!f.flush()) throw std::runtime_error("cannot write " + page.string());
     }
     if (!quiet) std::fputs(gpuchrono::distributed::render_job_text(job).c_str(), stdout);
     std::printf("\ngpuchrono-report merge: %zu ranks into %s and %s\n", job.ranks.size(), out.string().c_str(), trace.string().c_str());
@@ -97,11 +112,15 @@ int main(int argc, char** argv) try {
     if (argc > 1 && std::string_view(argv[1]) == "merge") return merge(argc, argv);
     std::filesystem::path input, out;
     bool quiet = false;
+    gpuchrono::report::ReportFilesOptions options;
+    for (int i = 0; i < argc; ++i) options.command += (i ? " " : "") + std::string(argv[i]);
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "-h" || arg == "--help") return usage(stdout);
         if (arg == "--quiet") {
             quiet = true;
+        } else if (arg == "--single-file") {
+            options.single_file = true;
         } else if (arg == "--out") {
             if (++i == argc) {
                 std::fputs("gpuchrono-report: --out needs a folder\n", stderr);
@@ -123,7 +142,7 @@ int main(int argc, char** argv) try {
     const gpuchrono::report::Report report = gpuchrono::report::load_report(input);
     if (!quiet) std::fputs(gpuchrono::report::render_text(report).c_str(), stdout);
     if (!out.empty()) {
-        const auto written = gpuchrono::report::write_report_files(report, out);
+        const auto written = gpuchrono::report::write_report_files(report, out, options);
         std::printf("\ngpuchrono-report: wrote %zu files into %s\n", written.size(), out.string().c_str());
         for (const auto& f : written) std::printf("  %s\n      %s\n", f.path.filename().string().c_str(), f.what.c_str());
     }

@@ -19,7 +19,7 @@
 #include <gpuchrono/distributed/clock_alignment.hpp>
 #include <gpuchrono/distributed/collective_bandwidth.hpp>
 #include <gpuchrono/report/job_merge.hpp>
-#include <gpuchrono/distributed/lateness_svg.hpp>
+#include <gpuchrono/report/lateness_svg.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
 #include <gpuchrono/report/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>

@@ -4,6 +4,7 @@
 #include <gpuchrono/report/csv.hpp>
 #include <gpuchrono/report/kernel_metrics_csv.hpp>
 #include <gpuchrono/report/roofline_svg.hpp>
+#include <gpuchrono/report/report_html.hpp>
 #include <gpuchrono/report/report_json.hpp>
 #include <gpuchrono/report/svg.hpp>
 #include <gpuchrono/report/sweep_svg.hpp>
@@ -11,6 +12,7 @@
 #include <gpuchrono/report/timeline_svg.hpp>
 
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <stdexcept>
 #include <system_error>
@@ -33,9 +35,23 @@ std::string unique(std::set<std::string>& used, const std::string& stem, const s
     return name;
 }
 
+// The command line of this process, for the page's header: what a reader reruns to get the report again.
+std::string own_command() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    while (!args.empty() && args.back() == '\0') args.pop_back();
+    for (char& c : args)
+        if (c == '\0') c = ' ';
+    return args;
+}
+
 }  // namespace
 
 std::vector<WrittenFile> write_report_files(const Report& report, const std::filesystem::path& folder) {
+    return write_report_files(report, folder, ReportFilesOptions{});
+}
+
+std::vector<WrittenFile> write_report_files(const Report& report, const std::filesystem::path& folder, const ReportFilesOptions& options) {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec) throw std::runtime_error("gpuchrono: cannot create the folder " + folder.string() + ": " + ec.message());
@@ -58,44 +74,45 @@ std::vector<WrittenFile> write_report_files(const Report& report, const std::fil
     }
 
     std::set<std::string> used;
-    std::vector<std::pair<std::string, std::string>> pictures;  // (file, caption)
+    std::vector<HtmlPicture> pictures;
     std::size_t timelines = 0, activities = 0;  // the Chrome trace shows both
     for (const Experiment& e : report.experiments) {
         activities += e.activities.size();
         for (const Timeline& t : e.timelines) {
             const std::string name = unique(used, "timeline-" + slug(e.id) + "-" + slug(t.name), ".svg");
-            put(name, render_timeline_svg(t, {.device_name = report.device.name}), "per-block timeline: " + t.name + " (SVG)");
-            pictures.emplace_back(name, e.title + ": " + t.name);
+            std::string svg_text = render_timeline_svg(t, {.device_name = report.device.name});
+            put(name, svg_text, "per-block timeline: " + t.name + " (SVG)");
+            pictures.push_back({e.id, name, "Per-block timeline: " + t.name, std::move(svg_text)});
             ++timelines;
         }
         for (const SampleSeries& s : e.series) {
             if (!s.kernel_metrics || !can_draw_roofline(*s.kernel_metrics)) continue;
             const std::string title = "Roofline: " + s.name;
             const std::string name = unique(used, "roofline-" + slug(e.id) + "-" + slug(s.name), ".svg");
-            put(name, render_roofline_svg(*s.kernel_metrics, {.title = title}), "roofline chart: " + s.name + " (SVG)");
-            pictures.emplace_back(name, e.title + ": " + title);
+            std::string svg_text = render_roofline_svg(*s.kernel_metrics, {.title = title});
+            put(name, svg_text, "roofline chart: " + s.name + " (SVG)");
+            pictures.push_back({e.id, name, title, std::move(svg_text)});
         }
         for (const Sweep& s : e.sweeps) {
             const std::string name = unique(used, "sweep-" + slug(e.id) + "-" + slug(s.name), ".svg");
-            put(name, render_sweep_svg(s, {.device_name = report.device.name}), "sweep plot: " + (s.title.empty() ? s.name : s.title) + " (SVG)");
-            pictures.emplace_back(name, e.title + ": " + (s.title.empty() ? s.name : s.title));
+            std::string svg_text = render_sweep_svg(s, {.device_name = report.device.name});
+            put(name, svg_text, "sweep plot: " + (s.title.empty() ? s.name : s.title) + " (SVG)");
+            pictures.push_back({e.id, name, "Sweep: " + (s.title.empty() ? s.name : s.title), std::move(svg_text)});
         }
     }
     if (timelines || activities)
         put("trace.json", render_chrome_trace(report),
             "per-block records and KernelPolicy's GPU activities as Chrome trace events (open in ui.perfetto.dev)");
 
-    std::string html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gpuchrono report</title>\n"
-                       "<style>body{font-family:sans-serif;margin:2em;max-width:1250px}pre{font-size:12px;"
-                       "background:#f6f6f6;padding:1em;overflow-x:auto}img{max-width:100%;border:1px solid #ddd}</style>"
-                       "</head><body>\n<h1>gpuchrono report</h1>\n";
-    for (const auto& [file, caption] : pictures)
-        html += "<h2>" + svg::escape(caption) + "</h2>\n<p><a href=\"" + svg::escape(file) + "\"><img src=\"" + svg::escape(file) +
-                "\" alt=\"" + svg::escape(caption) + "\"></a></p>\n";
-    html += "<h2>Report</h2>\n<pre>" + svg::escape(text) + "</pre>\n";
-    if (timelines || activities) html += "<p>Per-block records and GPU activities as a trace: open <a href=\"trace.json\">trace.json</a> in https://ui.perfetto.dev</p>\n";
-    html += "</body></html>\n";
-    put("index.html", html, "the report and every picture on one page (HTML)");
+    // Pictures stay in memory only to be inlined; otherwise the page links the files.
+    if (!options.single_file)
+        for (HtmlPicture& p : pictures) p.svg.clear();
+    const HtmlPageOptions page{.command = options.command.empty() ? own_command() : options.command,
+                               .single_file = options.single_file,
+                               .trace = timelines || activities};
+    put("index.html", render_report_html(report, pictures, text, page),
+        options.single_file ? "the whole report on one self-contained page, pictures inlined (HTML)"
+                            : "the report on one page: summary, tables, findings, pictures (HTML)");
     return written;
 }
 

@@ -8,7 +8,8 @@
 //   sweep-<experiment>-<sweep>.svg       one plot per Sweep
 //   kernel_metrics.csv roofline.csv      hardware metrics, when a series carries them (kernel_metrics_csv.hpp)
 //   roofline-<experiment>-<series>.svg   one roofline chart per series with roofline points and peaks
-//   index.html                   the text report and every picture on one page, for a browser
+//   index.html                   the report as a page (report_html.hpp): summary, tables, findings, pictures;
+//                                with single_file the pictures inlined, so the page alone can be sent
 //
 // gpuchrono-report does the same from a saved report.json, so a run taken on a GPU machine renders anywhere.
 #pragma once
@@ -29,5 +30,11 @@ struct WrittenFile {
 // Creates `folder` if needed and writes the files above; returns them in the order written. Throws
 // std::runtime_error naming the file that could not be written.
 std::vector<WrittenFile> write_report_files(const Report& report, const std::filesystem::path& folder);
+
+struct ReportFilesOptions {
+    bool single_file = false;  // index.html with every picture inlined (the SVG files are written too)
+    std::string command;       // shown in index.html's header; empty: this process's command line
+};
+std::vector<WrittenFile> write_report_files(const Report& report, const std::filesystem::path& folder, const ReportFilesOptions& options);
 
 }  // namespace gpuchrono::report

@@ -1,46 +1,35 @@
-#include <gpuchrono/distributed/lateness_svg.hpp>
+#include <gpuchrono/report/lateness_svg.hpp>
+
+#include <gpuchrono/report/svg.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 namespace gpuchrono::distributed {
 
-namespace {
-
-std::string escape(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
 std::string render_lateness_svg(const ScopeStragglers& s) {
     const int cell_w = std::max(2, std::min(24, 1200 / std::max<int>(1, static_cast<int>(s.steps.size()))));
     const int cell_h = std::max(2, std::min(20, 800 / std::max<int>(1, static_cast<int>(s.ranks.size()))));
     const int left = 70, top = 40;
-    const int width = left + cell_w * static_cast<int>(s.steps.size()) + 20;
-    const int height = top + cell_h * static_cast<int>(s.ranks.size()) + 40;
     std::int64_t worst = 1;
     for (const StepLateness& st : s.steps)
         for (const std::int64_t l : st.lateness_ns) worst = std::max(worst, l);
+    char ms[64];
+    std::snprintf(ms, sizeof ms, "%.3f", static_cast<double>(worst) / 1e6);
+    // The title is built as a string, not into a fixed buffer: a long scope name must not cut the SVG short. The
+    // picture is wide enough for it (about 7 px a character at 13 px), up to the width of a page.
+    const std::string title = "lateness at the end of \"" + s.name + "\" (rank x step; darkest = " + ms + " ms)";
+    const int width = std::max(left + cell_w * static_cast<int>(s.steps.size()) + 20,
+                               std::min(1290, left + static_cast<int>(7.2 * static_cast<double>(title.size())) + 10));
+    const int height = top + cell_h * static_cast<int>(s.ranks.size()) + 40;
     char buf[512];
     std::string out;
     std::snprintf(buf, sizeof buf,
                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", width, height);
     out += buf;
-    std::snprintf(buf, sizeof buf, "<text x=\"%d\" y=\"18\" font-size=\"13\">lateness at the end of \"%s\" (rank x step; darkest = %.3f ms)</text>\n",
-                  left, escape(s.name).c_str(), static_cast<double>(worst) / 1e6);
-    out += buf;
+    out += "<text x=\"" + std::to_string(left) + "\" y=\"18\" font-size=\"13\">" + report::svg::escape(title) + "</text>\n";
     for (std::size_t i = 0; i < s.ranks.size(); ++i) {
         const int y = top + cell_h * static_cast<int>(i);
         if (cell_h >= 8) {
