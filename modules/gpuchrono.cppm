@@ -82,6 +82,8 @@ using gpuchrono::measure;
 using gpuchrono::MeasureOptions;
 using gpuchrono::MeasureRecord;
 using gpuchrono::Method;
+using gpuchrono::SequentialCompareOptions;
+using gpuchrono::SequentialComparison;
 using gpuchrono::sweep;
 using gpuchrono::Verdict;
 

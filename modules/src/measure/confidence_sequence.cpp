@@ -9,9 +9,10 @@ namespace gpuchrono {
 
 namespace {
 
-// The bets' cap: Waudby-Smith & Ramdas use 1/2 or 3/4; 1/2 keeps psi_E small where the variance estimate is
-// still poor (the first observations).
-constexpr double lambda_cap = 0.5;
+// The bets' cap (any value below 1 keeps the guarantee): Waudby-Smith & Ramdas use 1/2 or 3/4. GPU block ratios
+// have a small variance against the declared range, so the cap, not the variance, sets the width for the first
+// few hundred looks: 3/4 decides in about 25% fewer blocks than 1/2 in the simulations of the CPU tests.
+constexpr double lambda_cap = 0.75;
 
 // psi_E(lambda) = (-log(1 - lambda) - lambda) / 4, the empirical-Bernstein exponent.
 double psi_e(double lambda) { return (-std::log1p(-lambda) - lambda) / 4.0; }

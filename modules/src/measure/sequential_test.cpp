@@ -34,10 +34,10 @@ double mean_log(std::span<const double> ns, const char* side) {
 
 // Scaled so that it estimates the standard deviation of normal data.
 constexpr double mad_to_sigma = 1.4826;
-// Range: the pilot's centre plus this many robust deviations, and never under twice the threshold, so a change
+// Range: the pilot's centre plus this many robust deviations, and never under 1.5 times the threshold, so a change
 // at the threshold sits well inside it (clipping there would pull the change towards 0).
-constexpr double range_deviations = 8.0;
-constexpr double range_thresholds = 2.0;
+constexpr double range_deviations = 6.0;
+constexpr double range_thresholds = 1.5;
 
 }  // namespace
 

@@ -5,7 +5,7 @@
 // mean log ratio d = mean(log b) - mean(log a): a drift that is linear over the block cancels in the ABBA
 // pattern, and any other drift cancels on average because the order is random (A/A blocks are then symmetric
 // about 0 whatever the environment did). The first pilot_blocks blocks only set the range the observations are
-// clipped to (|their median| + max(8 robust deviations, 2 log(1 + threshold))): the range is fixed before the
+// clipped to (|their median| + max(6 robust deviations, 1.5 log(1 + threshold))): the range is fixed before the
 // test sees a single one of its observations. The rest go into the confidence sequence (confidence_sequence.hpp),
 // one look per block. On the relative change exp(d) - 1, with threshold t:
 //   no difference   the sequence lies inside (-t, t)
