@@ -8,8 +8,9 @@
 // to a CI width equal to the threshold, then B; its neighbour starts when B's measure() does. The interleaved
 // one's starts half the median wall time of its undisturbed A/A row after the call.
 // Columns: verdicts of `pairs` comparisons, the wrong ones (A/A: faster or slower; A/B: anything but slower),
-// the right ones, median and 95th percentile of the wall time per comparison (warm-ups included) and of the
-// samples per side, and the median drift the interleaved compare reported for A.
+// the right ones, median and 95th percentile of the wall time per comparison (warm-ups included), the 95th
+// percentile of the sampling time alone (warm-ups excluded), the median and 95th percentile of the samples per
+// side, and the median drift the interleaved compare reported for A.
 // Usage: bench_interleaved_compare [--pairs N] [--only spin|memory] [--no-drift]. Default 40 pairs a row:
 // about 2-3 minutes on an H100; the error-rate targets need --pairs 1000.
 #include <cuda_runtime_api.h>
@@ -101,7 +102,7 @@ private:
 
 struct Row {
     int faster = 0, slower = 0, none = 0, inconclusive = 0;
-    std::vector<double> wall_s, samples, drift_a;
+    std::vector<double> wall_s, sampling_s, samples, drift_a;
     void add(gpuchrono::Verdict v) {
         switch (v) {
             case gpuchrono::Verdict::faster: ++faster; break;
@@ -113,19 +114,20 @@ struct Row {
 };
 
 void print_header() {
-    std::printf("\n%-8s %-7s %-6s %-10s %-6s %5s %5s %5s %5s %7s %7s %9s %9s %8s %8s %8s\n", "workload", "change", "thresh",
-                "compare", "drift", "fast", "slow", "none", "inc", "wrong%", "right%", "wall p50", "wall p95", "smp p50",
-                "smp p95", "driftA");
+    std::printf("\n%-8s %-7s %-6s %-10s %-6s %5s %5s %5s %5s %7s %7s %9s %9s %9s %8s %8s %8s\n", "workload", "change",
+                "thresh", "compare", "drift", "fast", "slow", "none", "inc", "wrong%", "right%", "wall p50", "wall p95",
+                "samp p95", "smp p50", "smp p95", "driftA");
 }
 
 void print_row(const char* workload, double change, double threshold, const char* how, bool drift, const Row& r) {
     const int n = r.faster + r.slower + r.none + r.inconclusive;
     const int wrong = change == 0.0 ? r.faster + r.slower : n - r.slower;
     const int right = change == 0.0 ? r.none : r.slower;
-    std::printf("%-8s %+6.2f%% %5.2f%% %-10s %-6s %5d %5d %5d %5d %6.1f%% %6.1f%% %7.1fms %7.1fms %8.0f %8.0f %+7.3f%%\n",
+    std::printf("%-8s %+6.2f%% %5.2f%% %-10s %-6s %5d %5d %5d %5d %6.1f%% %6.1f%% %7.1fms %7.1fms %7.1fms %8.0f %8.0f %+7.3f%%\n",
                 workload, 100 * change, 100 * threshold, how, drift ? "yes" : "no", r.faster, r.slower, r.none,
                 r.inconclusive, 100.0 * wrong / n, 100.0 * right / n, 1e3 * quantile(r.wall_s, 0.5),
-                1e3 * quantile(r.wall_s, 0.95), quantile(r.samples, 0.5), quantile(r.samples, 0.95),
+                1e3 * quantile(r.wall_s, 0.95), 1e3 * quantile(r.sampling_s, 0.95), quantile(r.samples, 0.5),
+                quantile(r.samples, 0.95),
                 r.drift_a.empty() ? NAN : 100 * quantile(r.drift_a, 0.5));
     std::fflush(stdout);
 }
@@ -144,6 +146,7 @@ Row run_today(cudaStream_t stream, const Launch& a, const Launch& b, double thre
         if (neighbour) neighbour->stop();
         const gpuchrono::Comparison r = gpuchrono::compare(sa, sb, c);
         row.wall_s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        row.sampling_s.push_back(sa.measure_record()->sampling_time.s() + sb.measure_record()->sampling_time.s());
         row.samples.push_back(0.5 * static_cast<double>(r.samples_a + r.samples_b));
         row.add(r.verdict);
     }
@@ -163,6 +166,7 @@ Row run_interleaved(cudaStream_t stream, const Launch& a, const Launch& b, doubl
         if (neighbour) neighbour->stop();
         row.wall_s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
         row.samples.push_back(0.5 * static_cast<double>(r.samples_a + r.samples_b));
+        row.sampling_s.push_back(r.sampling_time.s());
         row.drift_a.push_back(r.drift_a);
         row.add(r.verdict);
     }
