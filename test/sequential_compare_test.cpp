@@ -346,7 +346,6 @@ BOOST_AUTO_TEST_CASE(drift_is_cancelled_and_reported) {
 
 BOOST_AUTO_TEST_CASE(drift_estimate_matches_an_injected_trend) {
     SequentialTest test(SequentialTestOptions{0.5, 0.99, 16});  // a threshold wide enough never to decide early
-    std::mt19937_64 rng(17);
     const std::size_t blocks = 16;
     for (std::size_t b = 0; b < blocks; ++b) {
         const double env = 1.0 + 0.04 * static_cast<double>(b) / (blocks - 1);  // +4% from first to last block
