@@ -273,17 +273,14 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
     bool timed_out = false;
     const auto sampling_began = std::chrono::steady_clock::now();
     std::vector<double> got_a, got_b;
-    std::vector<bool> abba;
     while (!test.decided()) {
         if (Duration(std::chrono::steady_clock::now() - sampling_began) >= options.max_time) {
             timed_out = true;
             break;
         }
-        abba.clear();
         if (!flush) side[0]->untimed();  // the timed calls queue behind it
         for (std::size_t k = 0; k < per_round; ++k) {
             const bool a_first = (rng() & 1u) != 0;
-            abba.push_back(a_first);
             const int first = a_first ? 0 : 1;
             side[first]->queue();
             side[1 - first]->queue();
