@@ -19,7 +19,7 @@ from ._gpuchrono import Series, __version__, device_count, no_device_reason, ker
 from ._streams import launcher, stream_handle, stream_context
 
 __all__ = [
-    "measure", "compare", "Comparison", "kernel_timer", "event_timer", "host_timer", "write_report", "sweep",
+    "measure", "compare", "Comparison", "SequentialComparison", "kernel_timer", "event_timer", "host_timer", "write_report", "sweep",
     "Series", "TimingWarning", "NoDeviceError", "device_count", "no_device_reason", "kernel_method_available",
 ]
 
@@ -131,8 +131,54 @@ class Comparison:
         return f"<gpuchrono.Comparison {self.verdict}: {self.reason}>"
 
 
-def compare(a: Series, b: Series) -> Comparison:
-    """Is b faster than a? The verdict of a rank test and a Hodges-Lehmann shift with its CI (1% threshold)."""
+class SequentialComparison:
+    """compare(fn_a, fn_b)'s verdict: "faster", "slower", "no_difference" or "inconclusive", the relative change of b
+    against a with its anytime-valid interval, the looks and samples it took, each side's drift across the
+    comparison, the wall time, and the reason in words."""
+
+    def __init__(self, d: dict):
+        self.verdict: str = d["verdict"]
+        self.change: float = d["change"]
+        self.ci: tuple = (d["change_low"], d["change_high"])
+        self.looks: int = d["looks"]
+        self.samples: tuple = (d["samples_a"], d["samples_b"])
+        self.median_a_ns: float = d["median_a_ns"]
+        self.median_b_ns: float = d["median_b_ns"]
+        self.drift: tuple = (d["drift_a"], d["drift_b"])
+        self.wall_time: float = d["wall_time_s"]
+        self.method: str = d["method"]
+        self.reason: str = d["reason"]
+        self.notes: list = d["notes"]
+        self.text: str = d["text"]
+
+    def __repr__(self) -> str:
+        return f"<gpuchrono.SequentialComparison {self.verdict}: {self.reason}>"
+
+
+def _compare_fns(fn_a: Callable, fn_b: Callable, threshold: float, max_time: float, stream: Any, method: str,
+                 cache: str, confidence: float) -> SequentialComparison:
+    _require_device()
+    handle = stream_handle(stream)
+    call_a = launcher(fn_a, _takes_stream(fn_a))
+    call_b = launcher(fn_b, _takes_stream(fn_b))
+    with stream_context(stream):
+        d = _gpuchrono._compare_fns(call_a, call_b, handle, method, cache, float(threshold), float(confidence),
+                                    float(max_time))
+    return SequentialComparison(d)
+
+
+def compare(a, b, threshold: float = 0.01, max_time: float = 2.0, stream: Any = None, method: str = "auto",
+            cache: str = "warm", confidence: float = 0.99):
+    """Is b faster than a?
+    Two Series (measured apart): the verdict of a rank test and a Hodges-Lehmann shift with its CI (1% threshold;
+    the other arguments do not apply). Returns a Comparison.
+    Two callables: they run interleaved in random ABBA/BAAB blocks on one stream until an anytime-valid confidence
+    sequence for the change lies inside +-threshold, above 0 or below 0, or max_time seconds of sampling pass
+    (then "inconclusive"); A/A says faster or slower at most 1 - confidence of the time. Returns a
+    SequentialComparison. A callable that launches nothing or on another stream raises ValueError; an exception it
+    raises propagates with its traceback."""
+    if callable(a) and callable(b) and not isinstance(a, Series) and not isinstance(b, Series):
+        return _compare_fns(a, b, threshold, max_time, stream, method, cache, confidence)
     for label, s in (("a", a), ("b", b)):
         if not isinstance(s, Series):
             raise TypeError(f"gpuchrono.compare: {label} must be a gpuchrono.Series, not {type(s).__name__}")

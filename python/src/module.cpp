@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -160,6 +161,68 @@ gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uin
     return series;
 }
 
+// compare(fn_a, fn_b): both callables interleaved by the C++ library; an exception one of them raised is raised
+// again here, with its traceback, after the comparison has unwound.
+nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t stream, const std::string& method,
+                         const std::string& cache, double threshold, double confidence, double max_time_s) {
+    gpuchrono::SequentialCompareOptions o;
+    const auto m = gpuchrono::method_from_string(method == "auto" ? "automatic" : method);
+    if (!m) throw std::invalid_argument("method must be \"auto\", \"kernel\" or \"event\", not \"" + method + "\"");
+    o.method = *m;
+    const auto c = gpuchrono::cache_state_from_string(cache);
+    if (!c) throw std::invalid_argument("cache must be \"warm\" or \"cold\", not \"" + cache + "\"");
+    o.cache = *c;
+    o.stream = as_stream(stream);
+    o.threshold = threshold;
+    o.confidence = confidence;
+    o.max_time = gpuchrono::Duration::from_s(max_time_s);
+    o.validate();  // std::invalid_argument naming the field -> ValueError
+    std::optional<nb::python_error> raised;
+    gpuchrono::SequentialComparison r;
+    {
+        nb::gil_scoped_release unlocked;
+        const auto wrap = [&raised](nb::callable& fn) {
+            return gpuchrono::detail::LaunchFn([&fn, &raised](cudaStream_t s) {
+                nb::gil_scoped_acquire locked;
+                try {
+                    fn(nb::int_(reinterpret_cast<std::uintptr_t>(s)));
+                } catch (nb::python_error& e) {
+                    raised.emplace(std::move(e));
+                    throw CallableFailed();
+                }
+            });
+        };
+        const gpuchrono::detail::LaunchFn a = wrap(fn_a), b = wrap(fn_b);
+        try {
+            r = gpuchrono::detail::compare_interleaved(a, true, b, true, o, std::source_location::current());
+        } catch (...) {
+            if (!raised) throw;
+        }
+    }
+    if (raised) throw std::move(*raised);
+    nb::dict d;
+    d["verdict"] = std::string(gpuchrono::to_string(r.verdict));
+    d["change"] = r.change;
+    d["change_low"] = r.change_low;
+    d["change_high"] = r.change_high;
+    d["looks"] = r.looks;
+    d["samples_a"] = r.samples_a;
+    d["samples_b"] = r.samples_b;
+    d["median_a_ns"] = r.median_a.ns();
+    d["median_b_ns"] = r.median_b.ns();
+    d["drift_a"] = r.drift_a;
+    d["drift_b"] = r.drift_b;
+    d["wall_time_s"] = r.wall_time.s();
+    d["method"] = std::string(gpuchrono::to_string(r.method));
+    d["reason"] = r.reason;
+    std::vector<std::string> notes = r.notes;
+    d["notes"] = notes;
+    std::ostringstream text;
+    text << r;
+    d["text"] = text.str();
+    return d;
+}
+
 nb::dict record_dict(const gpuchrono::Series& s) {
     nb::dict d;
     const auto& r = s.measure_record();
@@ -238,6 +301,9 @@ NB_MODULE(_gpuchrono, m) {
         d["reason"] = c.reason;
         return d;
     });
+
+    m.def("_compare_fns", &run_compare_fns, "fn_a"_a, "fn_b"_a, "stream"_a, "method"_a, "cache"_a, "threshold"_a,
+          "confidence"_a, "max_time_s"_a);
 
     m.def("_check", [](const std::string& which, const gpuchrono::Series& a, const gpuchrono::Series* b) {
         gpuchrono::CheckResult r;

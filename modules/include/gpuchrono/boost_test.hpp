@@ -21,6 +21,7 @@
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_FINDING(series, code)      the series carries that finding code
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_NOT_SLOWER(base, candidate[, options])   compare()'s verdict is not "slower"
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_FASTER(base, candidate[, options])       compare()'s verdict is "faster"
+//       base and candidate: two Series, or two callables run interleaved (testing/sequential_checks.hpp)
 //   GPUCHRONO_{CHECK,REQUIRE,WARN}_METRIC(source, "metric.name", bound, limit[, "kernel"])
 //       every launch of the kernel has the hardware metric within the bound; source is a metrics::MetricsResult
 //       or a Series measure() took with MeasureOptions::metrics; bound is less_than, less_equal, greater_than or
@@ -37,6 +38,7 @@
 #include <gpuchrono/testing/comparison_checks.hpp>
 #include <gpuchrono/testing/findings_checks.hpp>
 #include <gpuchrono/testing/metric_checks.hpp>
+#include <gpuchrono/testing/sequential_checks.hpp>
 
 // Evaluates the check once, then hands its verdict and message to the Boost.Test tool.
 #define GPUCHRONO_DETAIL_BOOST_TOOL(tool, ...)                                          \

@@ -11,6 +11,7 @@
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
+#include <gpuchrono/measure/sequential_compare.hpp>
 #include <gpuchrono/report/sweep.hpp>
 #include <gpuchrono/metrics/metric_catalogue.hpp>
 #include <gpuchrono/metrics/collect.hpp>
@@ -27,5 +28,6 @@
 #include <gpuchrono/testing/comparison_checks.hpp>
 #include <gpuchrono/testing/findings_checks.hpp>
 #include <gpuchrono/testing/metric_checks.hpp>
+#include <gpuchrono/testing/sequential_checks.hpp>
 #include <gpuchrono/metrics/device_peaks.hpp>
 #include <gpuchrono/metrics/roofline_points.hpp>

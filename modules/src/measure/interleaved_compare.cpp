@@ -1,0 +1,322 @@
+// compare(fn_a, fn_b) on the GPU: warm-up of each side, the checks that refuse what cannot be compared, then
+// rounds of interleaved blocks queued back to back and read with one wait per round, fed to the sequential test
+// one block (one look) at a time. The timing of a sample is measure()'s: a lazy KernelPolicy scope (the kernel
+// method) or an event pair around the call (the event method), the L2 flush before it when cold, the first
+// timed call of a round queued behind an untimed one.
+#include <gpuchrono/measure/sequential_compare.hpp>
+
+#include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/core/finding_reaction.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/l2_flush.hpp>
+#include <gpuchrono/measure/warmup.hpp>
+#include <gpuchrono/core/nvtx_range.hpp>
+#include <gpuchrono/policies/kernel/kernel_policy.hpp>
+
+#include "methods/sample_method.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpuchrono::detail {
+
+namespace {
+
+// A round's blocks are queued back to back and read with one wait (and, with the kernel method, one CUPTI
+// flush, 0.05-2.4 ms on an H100): the first round is the pilot, and each next one half as large again as the
+// last, within about 10 ms of GPU work (as measure()'s batches). Growing by half keeps a comparison to a handful
+// of waits; the blocks of a round after the deciding one are the price.
+constexpr std::size_t first_round_blocks = 16;
+constexpr Duration round_budget = Duration::from_ms(10);
+
+std::string side_label(const std::string& name, char side) { return std::string("the callable ") + side + " (\"" + name + "\")"; }
+
+// The user's callable, with what it throws named. CUDA errors stay CudaError (the entry point renames them).
+LaunchFn guarded(const LaunchFn& launch, std::string label) {
+    return [&launch, label = std::move(label)](cudaStream_t s) {
+        try {
+            launch(s);
+        } catch (const CudaError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw std::runtime_error("gpuchrono::compare: " + label + " threw: " + e.what() + "; no verdict");
+        }
+    };
+}
+
+class SideTimer {
+public:
+    SideTimer(cudaStream_t stream, const LaunchFn& launch, L2Flush* flush) : stream_(stream), launch_(launch), flush_(flush) {}
+    virtual ~SideTimer() = default;
+    // One timed call, queued (the flush before it, untimed, when cold).
+    virtual void queue() = 0;
+    // The samples queued since the last read, in order, in ns; waits for them.
+    virtual void read(std::vector<double>& out_ns) = 0;
+    // One untimed call, for the timed ones to queue behind.
+    void untimed() { launch_(stream_); }
+
+protected:
+    cudaStream_t stream_;
+    const LaunchFn& launch_;
+    L2Flush* flush_;
+};
+
+class KernelSide final : public SideTimer {
+public:
+    using SideTimer::SideTimer;
+    void queue() override {
+        if (flush_) flush_->enqueue(stream_);
+        KernelPolicy::Options lazy;
+        lazy.wait_at_stop = false;  // one wait and one CUPTI flush per round
+        KernelPolicy scope(stream_, lazy);
+        scope.start();
+        launch_(stream_);
+        pending_.push_back(scope.stop());
+    }
+    void read(std::vector<double>& out_ns) override {
+        std::vector<Measurement> pending = std::move(pending_);
+        pending_.clear();
+        for (Measurement& m : pending) {
+            if (m.resolve() == Measurement::State::failed)
+                throw TimerError("gpuchrono::compare: a kernel-method sample failed: " + m.error());
+            out_ns.push_back(m.duration().ns());
+            last_ = std::move(m);
+        }
+    }
+    // The findings of the last sample read (the probe's).
+    const Findings& last_findings() const { return last_->findings(); }
+
+private:
+    std::vector<Measurement> pending_;
+    std::optional<Measurement> last_;
+};
+
+class EventSide final : public SideTimer {
+public:
+    using SideTimer::SideTimer;
+    void queue() override {
+        pairs_.reserve(queued_ + 1);
+        if (flush_) flush_->enqueue(stream_);
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(pairs_.start(queued_), stream_), "recording a sample's start event");
+        launch_(stream_);
+        GPUCHRONO_CUDA_CHECK(cudaEventRecord(pairs_.stop(queued_), stream_), "recording a sample's stop event");
+        ++queued_;
+    }
+    void read(std::vector<double>& out_ns) override {
+        std::vector<Duration> d;
+        pairs_.read(queued_, 1.0, d);
+        queued_ = 0;
+        for (const Duration x : d) out_ns.push_back(x.ns());
+    }
+
+private:
+    EventPairs pairs_;
+    std::size_t queued_ = 0;
+};
+
+class CaptureStream {
+public:
+    CaptureStream() { GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "creating compare()'s probe stream"); }
+    ~CaptureStream() { (void)cudaStreamDestroy(s_); }
+    CaptureStream(const CaptureStream&) = delete;
+    CaptureStream& operator=(const CaptureStream&) = delete;
+    cudaStream_t get() const noexcept { return s_; }
+
+private:
+    cudaStream_t s_ = nullptr;
+};
+
+// How many graph nodes one call records when captured on the stream it would launch on; nullopt when it cannot
+// be captured (it synchronises or allocates: then this check cannot tell, and the event method times it
+// anyway). For the event method, which sees no activity records: 0 nodes means it launched nothing on its stream.
+std::optional<std::size_t> captured_work(const LaunchFn& launch, bool takes_stream, cudaStream_t stream) {
+    std::optional<CaptureStream> own;
+    cudaStream_t on = stream;
+    if (takes_stream) {
+        own.emplace();
+        on = own->get();
+    } else if (is_legacy_default_stream(stream)) {
+        return std::nullopt;  // cannot be captured
+    }
+    (void)cudaGetLastError();
+    if (cudaStreamBeginCapture(on, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return std::nullopt;
+    }
+    cudaGraph_t graph = nullptr;
+    try {
+        launch(on);
+    } catch (...) {
+        (void)cudaStreamEndCapture(on, &graph);
+        if (graph) (void)cudaGraphDestroy(graph);
+        (void)cudaGetLastError();
+        throw;
+    }
+    const cudaError_t ended = cudaStreamEndCapture(on, &graph);
+    std::optional<std::size_t> nodes;
+    if (ended == cudaSuccess && graph) {
+        std::size_t n = 0;
+        if (cudaGraphGetNodes(graph, nullptr, &n) == cudaSuccess) nodes = n;
+    }
+    if (graph) (void)cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+    return nodes;
+}
+
+std::string no_work_message(const std::string& label, bool other_stream, const std::string& detail_text) {
+    return "gpuchrono::compare: " + label +
+           (other_stream ? " launched its work on another stream than the one it was given; launch on the stream "
+                           "passed to it (or on SequentialCompareOptions::stream), so both sides are timed on one stream"
+                         : " launched no GPU work on the stream it was given (no kernel, copy or set there: it launched "
+                           "nothing, or only on another stream); a compare of it would time nothing") +
+           (detail_text.empty() ? "" : " (" + detail_text + ")") + "; no verdict";
+}
+
+// One timed sample of each side alone, before any block: refuses a side that launches nothing, launches on
+// another stream, or cannot be timed by the method (the other side's method: both use one).
+// Returns a note for the result ("" for none).
+std::string probe(SideTimer& timer, Method method, const std::string& label, const LaunchFn& launch, bool takes_stream,
+                  cudaStream_t stream) {
+    if (method == Method::event) {
+        if (const std::optional<std::size_t> nodes = captured_work(launch, takes_stream, stream); nodes && *nodes == 0)
+            throw std::invalid_argument(no_work_message(label, false, "a capture of one call on that stream recorded nothing"));
+    }
+    std::vector<double> one;
+    try {
+        const ScopedFindingReaction quiet(Reaction::collect);  // the probe's findings are turned into the refusal
+        timer.queue();
+        timer.read(one);
+    } catch (const TimerError& e) {
+        throw std::invalid_argument("gpuchrono::compare: " + label + " cannot be timed by the " + std::string(to_string(method)) +
+                                    " method the other side is timed by: " + e.what() + "; no verdict");
+    }
+    if (method != Method::kernel) return {};
+    for (const Finding& f : static_cast<KernelSide&>(timer).last_findings()) {
+        if (f.code == codes::kernel_no_activity)
+            throw std::invalid_argument(no_work_message(label, f.evidence_or("elsewhere", 0.0) > 0.0, f.message));
+        // Work on other streams beside some on its own: the callable's, or another thread's meanwhile (stream-mode
+        // attribution cannot tell which), so a note rather than a refusal.
+        if (f.code == codes::kernel_activity_elsewhere)
+            return label + "'s first sample saw work on other streams beside its own (" + f.message +
+                   "): if the callable launches it, that work is not timed";
+    }
+    return {};
+}
+
+SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const LaunchFn& raw_b, bool b_takes_stream,
+                         const SequentialCompareOptions& options) {
+    const auto began = std::chrono::steady_clock::now();
+    options.validate();
+    const std::string label_a = side_label(options.name_a, 'A'), label_b = side_label(options.name_b, 'B');
+    const LaunchFn a = guarded(raw_a, label_a), b = guarded(raw_b, label_b);
+    const detail::NvtxRange range(("compare " + options.name_a + " / " + options.name_b).c_str());
+    const cudaStream_t stream = options.stream;
+    if (stream_is_capturing(stream))
+        throw std::invalid_argument("gpuchrono::compare: the stream is being captured into a graph; compare() runs the "
+                                    "work, so call it outside the capture");
+    const int device = stream_device(stream);
+    DeviceGuard on_device(device);
+
+    std::string why_no_kernel;
+    Method method = options.method;
+    std::string note;
+    if (method == Method::automatic) {
+        method = kernel_method_available(&why_no_kernel) ? Method::kernel : Method::event;
+        note = method == Method::kernel ? "automatic: kernel (CUPTI activity records) per call"
+                                        : "automatic: event pairs (no kernel method: " + why_no_kernel + ")";
+    } else if (method == Method::kernel && !kernel_method_available(&why_no_kernel)) {
+        throw std::invalid_argument("gpuchrono::compare: Method::kernel cannot be used: " + why_no_kernel +
+                                    "; choose Method::event or automatic");
+    }
+
+    std::optional<L2Flush> flush;
+    if (options.cache == CacheState::cold) flush.emplace(device);
+
+    MeasureOptions warm;
+    warm.cache = options.cache;
+    warm.warmup_min_time = options.warmup_min_time;
+    warm.warmup_max_time = options.warmup_max_time;
+    const WarmupRecord warm_a = warm_up(stream, device, a, warm);
+    const WarmupRecord warm_b = warm_up(stream, device, b, warm);
+
+    std::array<std::unique_ptr<SideTimer>, 2> side;
+    for (int i = 0; i < 2; ++i) {
+        const LaunchFn& launch = i == 0 ? a : b;
+        L2Flush* f = flush ? &*flush : nullptr;
+        if (method == Method::kernel)
+            side[i] = std::make_unique<KernelSide>(stream, launch, f);
+        else
+            side[i] = std::make_unique<EventSide>(stream, launch, f);
+    }
+    std::vector<std::string> probe_notes;
+    for (int i = 0; i < 2; ++i)
+        if (std::string n = probe(*side[i], method, i == 0 ? label_a : label_b, i == 0 ? a : b,
+                                  i == 0 ? a_takes_stream : b_takes_stream, stream);
+            !n.empty())
+            probe_notes.push_back(std::move(n));
+
+    SequentialTest test({options.threshold, options.confidence, options.pilot_blocks});
+    std::mt19937_64 rng(options.seed ? options.seed : std::random_device{}());
+    const double block_ns = 2.0 * (std::max(1.0, warm_a.per_call.ns()) + std::max(1.0, warm_b.per_call.ns()));
+    const std::size_t most_per_round = static_cast<std::size_t>(std::max(1.0, std::floor(round_budget.ns() / block_ns)));
+    std::size_t per_round = std::min(first_round_blocks, most_per_round);
+    bool timed_out = false;
+    const auto sampling_began = std::chrono::steady_clock::now();
+    std::vector<double> got_a, got_b;
+    while (!test.decided()) {
+        if (Duration(std::chrono::steady_clock::now() - sampling_began) >= options.max_time) {
+            timed_out = true;
+            break;
+        }
+        if (!flush) side[0]->untimed();  // the timed calls queue behind it
+        for (std::size_t k = 0; k < per_round; ++k) {
+            const bool a_first = (rng() & 1u) != 0;
+            const int first = a_first ? 0 : 1;
+            side[first]->queue();
+            side[1 - first]->queue();
+            side[1 - first]->queue();
+            side[first]->queue();
+        }
+        GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the compared callables");
+        got_a.clear();
+        got_b.clear();
+        side[0]->read(got_a);
+        side[1]->read(got_b);
+        for (std::size_t k = 0; k < per_round; ++k)
+            if (test.add_block(std::span(got_a).subspan(2 * k, 2), std::span(got_b).subspan(2 * k, 2))) break;
+        per_round = std::min(most_per_round, std::max(per_round + 1, per_round + per_round / 2));
+    }
+    const auto ended = std::chrono::steady_clock::now();
+
+    SequentialComparison c = sequential_result(test, options.name_a, options.name_b);
+    c.wall_time = Duration(ended - began);
+    c.sampling_time = Duration(ended - sampling_began);
+    c.method = method;
+    c.cache = options.cache;
+    c.method_note = note;
+    c.notes.insert(c.notes.end(), probe_notes.begin(), probe_notes.end());
+    if (timed_out) {
+        c.reason = "inconclusive at max_time (" + to_string(options.max_time) + "): " + c.reason;
+        c.notes.push_back("stopped at max_time; a longer max_time or a wider threshold would decide");
+    }
+    return c;
+}
+
+}  // namespace
+
+SequentialComparison compare_interleaved(const LaunchFn& a, bool a_takes_stream, const LaunchFn& b, bool b_takes_stream,
+                                         const SequentialCompareOptions& options, std::source_location where) {
+    return in_entry_point("compare(fn_a, fn_b)", &where, [&] { return run(a, a_takes_stream, b, b_takes_stream, options); });
+}
+
+}  // namespace gpuchrono::detail
