@@ -60,7 +60,38 @@ Reporting& reporting() {
     return *r;
 }
 
-void default_sink(const Finding& f) { std::fprintf(stderr, "gpuchrono: %s\n", to_string(f).c_str()); }
+std::atomic<int> process_print_level{unset};
+
+std::optional<Severity> parse_severity(std::string_view text) noexcept {
+    if (text == "info") return Severity::info;
+    if (text == "warning") return Severity::warning;
+    if (text == "error") return Severity::error;
+    return std::nullopt;
+}
+
+Severity built_in_print_level() noexcept {
+    static const Severity level = [] {
+        Severity chosen = Severity::warning;
+        if (const char* env = std::getenv("GPUCHRONO_FINDINGS_PRINT"); env && *env) {
+            if (const std::optional<Severity> from_env = parse_severity(env))
+                chosen = *from_env;
+            else
+                std::fprintf(stderr,
+                             "gpuchrono: GPUCHRONO_FINDINGS_PRINT=\"%s\" is not info, warning or error; printing "
+                             "findings of severity warning and above\n",
+                             env);
+        }
+        return chosen;
+    }();
+    return level;
+}
+
+// A finding printed by default is a reason to act: info findings (context for reading a number right) would
+// teach users to skip the lines that matter, so they are printed only when asked for.
+void default_sink(const Finding& f) {
+    if (f.severity < finding_print_level()) return;
+    std::fprintf(stderr, "gpuchrono: %s\n", to_short_string(f).c_str());
+}
 
 // "gpu_tests+0x1a2b3" for a position-independent object (addr2line -e gpu_tests 0x1a2b3 gives the line),
 // the absolute address for a fixed-position executable. The return address points after the call; one byte
@@ -164,6 +195,15 @@ void set_finding_sink(FindingSink sink) {
     Reporting& r = reporting();
     std::lock_guard lock(r.mutex);
     r.sink = std::move(sink);
+}
+
+void set_finding_print_level(Severity least) noexcept {
+    process_print_level.store(static_cast<int>(least), std::memory_order_relaxed);
+}
+
+Severity finding_print_level() noexcept {
+    const int level = process_print_level.load(std::memory_order_relaxed);
+    return level != unset ? static_cast<Severity>(level) : built_in_print_level();
 }
 
 void forget_reported_findings() noexcept {

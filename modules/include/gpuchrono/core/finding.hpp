@@ -7,6 +7,7 @@
 // what happens when one is detected (collect, report, throw) is chosen in finding_reaction.hpp.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,13 @@ struct Finding {
 
 using Findings = std::vector<Finding>;
 
-// "warning [host-stop-with-pending-work] <message>. Fix: <fix> (at <where>)": the one line a sink prints.
+// "warning [host-stop-with-pending-work] <message>. Fix: <fix> (at <where>)": the whole finding on one line, as
+// reports, test checks and FindingError carry it.
 std::string to_string(const Finding& f);
+
+// The line printed on stderr: at most `width` characters (200 unless given): severity, code, the message up to
+// its first clause that carries a number (or cut at a word), the fix's first clause, and where. The whole text
+// stays in the Finding, the report and explain(code).
+std::string to_short_string(const Finding& f, std::size_t width = 200);
 
 }  // namespace gpuchrono

@@ -232,6 +232,10 @@ inline constexpr std::span<const FindingKind> finding_catalog() noexcept { retur
 // The kind of `code`, or nullptr if no such code exists.
 const FindingKind* find_finding_kind(std::string_view code) noexcept;
 
+// What a code means, for a person: its severity, its row of docs/pitfalls-catalog.md, the catalog's summary and
+// fix, and where docs/pitfalls.md gives its thresholds. std::invalid_argument (listing the codes) for an unknown code.
+std::string explain(std::string_view code);
+
 // A finding of a catalogued kind: severity from the catalog, the fix from the catalog unless `fix` is given
 // (a fix with the numbers of this case, e.g. how many samples to take). Throws std::invalid_argument for an
 // unknown code: every code must be in the catalog.

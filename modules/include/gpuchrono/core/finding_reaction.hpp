@@ -5,7 +5,10 @@
 //   Reaction::collect      nothing else: read the findings when you want them.
 //   Reaction::report       (default) each finding goes to the sink, stderr unless set_finding_sink() replaced it,
 //                          ONCE per code and call site: a loop of 10,000 timed samples with the same mistake
-//                          prints one line, two timers in different places print one line each.
+//                          prints one line, two timers in different places print one line each. The stderr sink
+//                          prints warnings and errors only, each as one short line (to_short_string); info
+//                          findings stay in the Measurement and the report unless set_finding_print_level()
+//                          or GPUCHRONO_FINDINGS_PRINT=info asks for them. A sink of the user's gets every one.
 //   Reaction::throw_error  a finding of severity warning or error throws FindingError, carrying the finding and
 //                          the measurement it was found on; info findings go to the sink as with report.
 //                          From ScopedTimer's destructor, which cannot throw, the exception becomes a failed
@@ -62,6 +65,12 @@ private:
 // time anything from it. An empty function restores the default sink (one line on stderr per finding).
 using FindingSink = std::function<void(const Finding&)>;
 void set_finding_sink(FindingSink sink);
+
+// The least severity the default sink prints (Severity::warning unless GPUCHRONO_FINDINGS_PRINT=info|warning|error
+// in the environment, read once, or this call chose). Findings below it are still attached and reported to a
+// sink set with set_finding_sink().
+void set_finding_print_level(Severity least) noexcept;
+Severity finding_print_level() noexcept;
 
 // Forgets which (code, call site) pairs were already reported, so each is reported once more.
 void forget_reported_findings() noexcept;
