@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Accuracy of each policy against ground truth: a kernel that spins until %globaltimer has advanced by a
 // known D. For every D and policy: the median measured value, its bias (median - D), the ratio median / D
 // and the spread (IQR), all from one run, so the policies are compared under the same conditions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What every benchmark of a timer's cost or reading needs: a steady clock, the median and tails of a sample,
 // host time per call of a scope, and a warmed stream.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The line every benchmark prints first, and the SM clock beside its table: figures mean nothing without the
 // device and clocks beside them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Open question: what an EventPolicy scope costs on the host beyond a raw cudaEventRecord pair, checks on and in
 // the minimal mode (checks = false), and which of its steps the excess is. Target: every check within 0.05x of the
 // floor its own CUDA calls set around a raw pair; the minimal mode within 1.1x of the raw pair.

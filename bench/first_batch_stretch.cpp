@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Open question: what stretches the first batch of lazy KernelPolicy scopes in a process (0.5-1.2 us over, with
 // no finding), where later batches, eager scopes and other threads' driver calls stretch nothing.
 //   bench_first_batch_stretch [hot|launches|probed|eager]

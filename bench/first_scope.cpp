@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Open question: how far the first EventPolicy scope of a process reads above the steady median (target: within
 // 3%), and what of it is the driver's rather than the library's. Each row is a fresh child process: spin(10 us)
 // after 20 warm-up spins, its first and second scope against the median of 50 more; EventPolicy as it comes, with

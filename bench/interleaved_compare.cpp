@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // compare(fn_a, fn_b) (interleaved, sequential) beside today's compare() of two Series measured one after the
 // other, in one run on one GPU, on two workloads:
 //   spin     a 20 us spin (one block), B spinning 0.1% longer;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // KernelPolicy's standing figures, the ones docs/pitfalls.md "Costs" quotes, side by side in one run:
 //   2. launch-call host time without CUPTI, with raw CUPTI (kernel records; records + the launch callbacks) and
 //      inside a KernelPolicy scope (median of 1000, in alternating child processes, since CUPTI cannot be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Why does a timed launch right after an NVML read come out slow? (gpu-run-3: an empty kernel's event
 // interval read 12.7 us when the timer's start had read NVML, 5.5 us when it had not, although the library
 // launches one empty kernel after the NVML read and before the start record, see modules/src/launch_warmup.hpp.)

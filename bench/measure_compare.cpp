@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // measure() and compare() against the floor and against their peers, in one run on one GPU:
 //   (a) spin(D), D = 1, 10, 100 us: median - D of each measure() method, beside a raw CUDA graph replay
 //       (100 launches per graph, interval / 100), a naive event pair (record, launch, record, synchronize) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hardware metrics in process (gpuchrono::metrics::MetricsScope) against Nsight Compute (issue 23 item 7):
 // three kernels of known character (a 256 MiB device-to-device copy, a compute-bound FMA loop, a cache-resident
 // gather), each set (memory, compute, speed_of_light): every metric's value and the wall time to collect the set

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Issue 23 item 7: gpuchrono's in-process metrics against Nsight Compute on the same kernels and launches.
 #   bench/metrics_vs_ncu.sh [BINARY] [OUT-DIR]
 # BINARY (default ./bench_metrics_vs_ncu) runs once in process (values and collection time per set and kernel),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host cost of gpuchrono's NVTX ranges with no profiler attached: the same timed scope with NVTX on and off
 // (set_nvtx_enabled), side by side in one run, batches of the two interleaved so drift hits both alike.
 //   ScopedTimer<HostClockPolicy> bound to a Series   two steady_clock reads, the range push and pop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host-side cost of a timed scope, against the raw CUDA calls it wraps, side by side in one run:
 //   raw event pair      two cudaEventRecord calls on pre-created events
 //   ScopedTimer<Event>  the same pair through gpuchrono, lazy (no wait at stop): pool, stream lookup, checks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Load: 16 threads, each with its own stream (alternating devices where there are several), 10,000 scopes
 // each of every policy (HostSync, Event eager and lazy, DeviceClock, Kernel where CUPTI can be set up) around a
 // 5 us spin kernel (test/stress_run.hpp says what is checked). Prints every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Open question: does every stretched KernelPolicy reading carry a finding (concurrent-work-overlapped, or
 // gpu-idle-before after the device or the scope's stream idled), and how precise are gpu-idle-before's
 // thresholds? 4 threads x 200 lazy stream-mode scopes of spin(20 us) on their own streams, 5 runs: the readings

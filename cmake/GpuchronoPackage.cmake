@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # What an install carries besides the library and headers (modules/CMakeLists.txt installs those):
 #   lib/cmake/gpuchrono/   find_package(gpuchrono [COMPONENTS module mpi]): gpuchrono::gpuchrono, and gpuchrono::module
 #                          and gpuchrono::mpi (when built) from their own export sets, loaded only when asked for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Every fact about the toolchain that the build depends on, decided once, here:
 #   GPUCHRONO_CUDA_MAJOR / _MINOR  the CUDA toolkit in use (12.4 .. 13.x); what the sources choose by version
 #                                  (CUPTI's record types, its soname) follows CUDA_VERSION/CUPTI_API_VERSION in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installed with the package; included by gpuchrono-config.cmake when the module component is found.
 #
 # CMake builds the BMI of an IMPORTED module (this package's gpuchrono::module) only for the targets that link it

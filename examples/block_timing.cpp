@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: per-block timing and loop timing (seed 002, the nvperf README), and the block timeline that
 // nvperf lists as a TODO.
 //

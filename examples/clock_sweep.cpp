@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: the CUDA samples' "clock" program (seeds 000 and 001) on a modern GPU.
 //
 // Every block finds the minimum of the same 512 floats with a shared-memory tree reduction. The seeds timed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: event timing (seed 003) and host timing (seed 000, section 4.2.2), and their classic mistakes.
 //
 // Part 1 times one kernel, whose blocks spin for a known 100 us, with all three policies:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What every example gets from whoever runs it (its own program, or the tour) and what it gives back: a
 // Context with a warmed-up stream and the device's description in, a report::Experiment with its numbers,
 // samples, pictures' data and an explanation in words out.

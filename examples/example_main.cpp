@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // main() of each standalone example program: the example is chosen at build time (GPUCHRONO_EXAMPLE_ID),
 // so every example is its own executable that runs it alone, with --out DIR to write its report files.
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the example programs and the tour share: the Context, the no-device message, and the main() of a
 // standalone example.
 #include <cuda_runtime_api.h>

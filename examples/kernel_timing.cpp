@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: the bias table (issue 9). One kernel whose single block spins for a known D, timed by all four
 // policies in turns, D = 1 us .. 1 ms:
 //     gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy>    t(stream);  // host clock, stream drained at both ends

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: memory access patterns (seed 004), the sum of cubes of a million ints.
 //
 // The seed's first kernel gave each thread a contiguous chunk of the array; its second let thread t read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono-example-performance-test: a performance test of seed 004's kernels, written the way a user writes
 // one in a Boost.Test suite. Seed 004 found that letting thread t read elements t, t + T, t + 2T, ...
 // (interleaved: a warp's loads fall into one cache line) beats giving each thread a contiguous chunk (a warp's

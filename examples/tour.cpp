@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono-tour: runs every example on the GPU, prints what each one measured and what it shows, then a
 // summary, and writes all report files into one folder:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Ground truth per block: block b spins (b + 1) x a given step on %globaltimer inside one probe region, so
 // every block's duration is known in advance and different from every other block's.
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.

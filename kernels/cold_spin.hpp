@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A spin kernel in a translation unit of its own, which nothing but its launcher uses: its first launch in a
 // process pays for loading its module (CUDA's lazy loading, the default since 12.2: docs/pitfalls-catalog.md row 4), so
 // the first sample of a series that does not warm it up is far above the rest.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A library call whose kernels the caller did not write: a CUB DeviceReduce::Sum (CCCL, from the toolkit) over
 // device-resident floats. KernelPolicy lists its internal kernels by name. Plain C++ declarations.
 #pragma once

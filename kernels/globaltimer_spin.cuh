@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Device helper shared by the ground-truth kernels: wait until %globaltimer has advanced by a known time.
 #pragma once
 

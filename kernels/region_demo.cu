@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "globaltimer_spin.cuh"
 #include "region_demo.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A kernel with several named regions and a loop timed by an accumulating region, each of known length,
 // for the tests and the examples of named regions (like the seed nvperf's named events and loop timing).
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Ground-truth kernels: their duration is known in advance, so timing them measures a timer's bias.
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Seed 004's experiment: the sum of cubes of n ints, read in two access patterns.
 //   chunked      thread t of T reads its own contiguous chunk [t*n/T, (t+1)*n/T): neighbouring threads of a
 //                warp read addresses a whole chunk apart, so one load instruction touches 32 cache lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The CUDA samples' "clock" experiment (seeds 000 and 001): every block finds the minimum of the same
 // 2 x threads floats with a shared-memory tree reduction, and the probe times each block's work. The seed
 // used clock() from thread 0 without a barrier before the start read and no SM check; here the region is a

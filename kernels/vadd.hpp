@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The seed nvperf's example (example/src/vadd.cu): out[i] = x[i] + y[i], repeated `repeat` times by every
 // thread, with the block's start and end recorded by an in-kernel probe, and optionally the add itself timed
 // as an accumulating loop region (nvperf's "loop timing").

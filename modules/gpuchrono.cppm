@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The named module `gpuchrono`. It declares nothing of its own: every entity lives in a header in the
 // global module and is re-exported here, so that nvcc-compiled code (which includes the headers) and
 // importing code (which uses this module) share one definition and one mangling.

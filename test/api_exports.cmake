@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ctest entry "api.exports_documented": the module exports at most the names its own cap allows (the line
 # `// max-exports: N` in the module file, the one place the cap is written), and docs/api.md lists every one
 # of them. A name is what a using-declaration in the module file re-exports, written in the docs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the files gpuchrono-report (or the tour) wrote into a folder with tools independent of gpuchrono's
 own reader: Python's json, csv and xml.etree. Exits non-zero, naming the file and the problem, on any failure.
 

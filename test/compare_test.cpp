@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // compare() without a GPU: the Mann-Whitney test and the Hodges-Lehmann interval against hand-computed and
 // tabulated answers and brute force (ties included), the error rates on synthetic samples (under no change
 // the verdict is faster or slower at most 5% of the time; a 2% change is found), the verdict rules, and the

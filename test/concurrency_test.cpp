@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The library's shared state used from many threads at once, without a GPU: the finding reaction and its
 // once-per-call-site reporting, timers filling their own Series, and the process-wide pools and driver probes
 // failing alike on every thread when there is no device. The tsan preset runs this suite under

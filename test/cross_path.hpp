@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Functions defined in cross_path.cu (compiled by nvcc, headers only) and called from cross_path_test.cpp
 // (compiled by clang, `import gpuchrono;`). If the module attached its own copies of these types, this
 // would not link; if the types differed, the static_asserts in the test would not compile.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Every detector's decision on synthetic inputs: the case that must fire, the case that must stay silent, and
 // the boundary between them. No GPU: the policies feed these same functions what they observe.
 #include <boost/test/unit_test.hpp>

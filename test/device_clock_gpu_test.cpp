@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DeviceClockPolicy on a GPU: the seed's timedReduction gives one sample per block at every grid size,
 // blocks that spin known different times come back within a few %globaltimer steps, overflow is counted and
 // never written, named regions and loop accumulation report exactly what the kernel did, and a probe passed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DeviceClockPolicy's host side without a GPU: option checks, and the decoding of hand-made probe records
 // (what the kernel would have written) into samples: SM changes, cross-SM cycles, dropped records, re-launch
 // detection, the SM clock, overhead calibration and subtraction.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Faults on purpose: a kernel that traps, an illegal address, a stream destroyed while a lazy measurement is
 // pending, a device reset by another part of the program. Each must give a failed Measurement (or, once the
 // context is poisoned, a CudaError at the next timer's start) whose message names the cause: never a crash,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Kernels that fail on purpose, for the fault tests (fault_gpu_test.cpp). Each fault is sticky: the context
 // that ran it refuses every later call, so each test that launches one runs in a process of its own.
 // Plain C++ declarations (no CUDA syntax): host code that imports the module can call them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a user sees of a finding on stderr: one short line for warnings and errors, nothing for info findings
 // unless asked, and the whole text one call away (explain). No GPU: the findings are made from the catalog.
 #include <boost/test/unit_test.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The diagnostics model without a GPU: the catalog of codes, the three reactions, deduplication per code and
 // call site, and findings travelling from measurements into a Summary.
 #include <boost/test/unit_test.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // KernelPolicy on a GPU, against spins of known length D: what it counts (names, kinds, streams, graph nodes,
 // library kernels), what it leaves out (other streams, other threads), and what it reports. Only semantics that
 // hold under any slowdown are asserted: a spin lasts at least D, so its busy time is >= D.

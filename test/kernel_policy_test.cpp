@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // KernelPolicy's attribution and interval logic on made-up activity records: no CUPTI, no GPU.
 #include <boost/test/unit_test.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // measure() and compare() on a GPU: what each method measured relative to a spin kernel of known length D,
 // that the record says which method ran and why sampling stopped, that the sample count obeys the options,
 // that a callable that cannot be captured is refused (and automatic falls back to events), and that an

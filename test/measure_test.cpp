@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The stopping rule of measure() without a GPU: the binomial tail, the order-statistic ranks of the median's
 // confidence interval against published tables, the interval's coverage on heavy-tailed synthetic samples, and
 // the stop decision in each of its cases (including n = 1, constant samples, bad options).

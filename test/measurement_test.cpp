@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <boost/test/unit_test.hpp>
 
 #include "recording_sink.hpp"

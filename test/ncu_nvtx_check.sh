@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Checks that Nsight Compute sees gpuchrono's NVTX ranges: with
 #     ncu --nvtx --nvtx-include "gpuchrono@inside/" nvtx_ncu_probe
 # (domain "gpuchrono", push/pop range "inside": the trailing slash selects push/pop ranges) ncu must profile the

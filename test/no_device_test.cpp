@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a user sees on a machine without a GPU: a CudaError that names the CUDA error and the call, never a
 // crash. These cases only make sense without a device, so on a GPU machine they are skipped visibly.
 #include <boost/test/unit_test.hpp>

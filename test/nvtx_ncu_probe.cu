@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // nvtx_ncu_probe: the program test/ncu_nvtx_check.sh runs under Nsight Compute to see gpuchrono's NVTX ranges.
 // It launches kernel_alpha_outside_scope outside any gpuchrono scope (before and after), and
 // kernel_beta_inside_scope inside a ScopedTimer bound to the Series "inside". So

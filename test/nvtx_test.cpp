@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a profiler sees of gpuchrono: NVTX push/pop ranges named after the timers' series in the "gpuchrono"
 // domain, nested as the scopes nest, exactly one pop per push however a timer ends, marks for findings, and
 // nothing at all when switched off. A recording NVTX tool is compiled into cpu_tests (support/nvtx_recorder.*).

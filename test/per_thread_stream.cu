@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Compiled with --default-stream per-thread (test/CMakeLists.txt), as a user's TU may be.
 #include "per_thread_stream.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Timers used from a translation unit compiled with nvcc --default-stream per-thread (per_thread_stream.cu),
 // where stream 0 is the calling thread's per-thread default stream. Plain C++ declarations.
 #pragma once

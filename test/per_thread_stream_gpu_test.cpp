@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A user's TU compiled with --default-stream per-thread (per_thread_stream.cu): stream 0 there is the
 // thread's own stream, while the library (compiled without) reads a literal 0 as the legacy stream.
 // GPUCHRONO_DEFAULT_STREAM (gpu/default_stream.hpp) expands to cudaStreamPerThread there, and the timers

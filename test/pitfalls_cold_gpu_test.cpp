@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Cold starts need a process in which no CUDA context exists yet. ctest runs every suite in a process of its
 // own, so each of these suites starts cold there; run together with other suites, a context may exist already
 // and the suite says so and skips (a precondition, visible in the log).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Each detector on the GPU: a program that makes the mistake gets the matching finding, the same program done
 // right gets none. Every case prints the measurement and its findings (--log_level=message), so a run on the
 // H100 shows the messages a user would read.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The pools give back what they hold: gpuchrono::release_pools() frees every idle event and probe buffer
 // (the exit handler does the same at process end: compute-sanitizer --leak-check full checks that), leaves
 // leases that are out alone, and timers keep working afterwards.

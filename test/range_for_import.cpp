@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The first loop a new user writes over per-block samples, in a file that only imports the module (no
 // range-v3 header, no gpuchrono header): it must compile and run. ctest "cpu.range_for_through_import".
 // Made-up samples: four blocks, regions 0 and 1, 20 ns each; block 3 moved from SM 3 to SM 9.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The HTML pages in a real browser: builds every kind of page the library writes from test data, then opens
 them all in one headless Chromium session (scripts/check-html) and checks each one.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the HTML page costs: the time render_report_html takes against the time write_report_files takes for
 // everything else, and the page's size with its pictures linked and inlined.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The report page's HTML as text: every user-supplied string escaped, missing numbers shown as "-" with an
 // empty data-value, the pictures linked or inlined as asked. The browser test (report_html_browser_test.py)
 // checks the same pages as Chromium renders them.

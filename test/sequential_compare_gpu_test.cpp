@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // compare(fn_a, fn_b) on a GPU: A and B interleaved in blocks on one stream, by one method (the kernel method
 // where CUPTI can be used, and the event method asked for by name), warm and cold; a 5% longer spin is found
 // slower, a spin against itself is not found faster or slower; the result's counts agree; and each bad input is

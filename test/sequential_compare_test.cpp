@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The interleaved compare()'s statistics without a GPU: the empirical-Bernstein confidence sequence's coverage
 // at every look (over many simulated runs, fixed seeds), the sequential test's error rate under A/A whatever look
 // it stops at (heavy-tailed noise, times stepping by 32 ns, slow and sudden drift), its power for a 0.5% change

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Tests of gpuchrono::Stats, summarize and percentile against a plain reference implementation (sort, loops,
 // long double) on random data over many seeds and on adversarial data, plus the degenerate cases the header
 // defines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The load test at small scale (bench/stress.cpp runs it at full scale): 4 threads, each with its own stream,
 // 200 scopes of every policy; every Measurement accounted for and every reading physically possible.
 #include <boost/test/unit_test.hpp>

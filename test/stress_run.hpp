@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The load test shared by bench/stress.cpp (16 threads x 10,000 scopes of every policy) and the GPU test
 // stress_gpu (the same at small scale): every thread has its own stream (threads alternate between devices
 // when there are several) and runs, in turn, one scope of each policy around a spin kernel of known length.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The comparison checks on the GPU, against a known truth: a spin kernel 10% longer than the base is caught by
 // check_not_slower (and shown slower by check_faster the other way round), and a spin against itself passes.
 // Both series are timed inside the kernels (DeviceClockPolicy, %globaltimer), interleaved launch by launch, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The performance checks for unit tests (testing/) on synthetic series: when they pass and fail, and the
 // exact messages a user reads, so neither the wording nor the numbers in them can drift unnoticed. The
 // Boost.Test macros are checked too: a failing check must fail the test case (expected_failures).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Tests of the views and reductions over BlockSample on hand-built sample sets whose answers are worked out
 // in the comments. Timestamps sit at a realistic %globaltimer value (1.7e18 ns), where a double cannot hold
 // them exactly, so a difference taken after converting to double would show up as a multiple of 256 ns.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // write_report: one call from series to report files, without a GPU for series made by hand, and the
 // series-level findings reported once, at the caller's line, however often the series is summarised.
 #include <boost/test/unit_test.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How the merge of a distributed job scales: R synthetic rank reports of A activities each (default 256 x
 // 100,000, issue 24) are written to a scratch folder one at a time, then merged in a child process whose
 // peak resident memory (getrusage) and wall time are printed beside the inputs' and the trace's sizes.

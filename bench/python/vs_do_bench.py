@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """gpuchrono.measure against triton.testing.do_bench, do_bench_cudagraph and torch.utils.benchmark, side by side in
 one run on one GPU, for a 10 us spin (ground truth: it spins until %globaltimer advanced by 10 us), a torch matmul
 and a Triton vector add. For each: the median each method reports, its bias against the CUPTI record of the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks a merged NCCL step job against the delay it injected (issue 26, item 1):
     check_nccl_job.py OUT_DIR SLOW_RANK DELAY_US STEP...
 The merge names stragglers by when a scope ends: for scope "compute" (it ends when a rank is ready to reduce) on

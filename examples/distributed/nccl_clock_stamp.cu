@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The one kernel the NCCL example needs besides the spin: it stores %globaltimer as it starts, so that the
 // clock-agreement mode can set a device's own clock beside the host's and CUPTI's.
 #include "nccl_clock_stamp.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Plain declaration of the %globaltimer stamp kernel's launcher (nccl_clock_stamp.cu), callable from host code.
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs N ranks of gpuchrono-example-distributed-steps on this machine's GPU and merges their reports:
 #   run_local_job.sh BIN_DIR OUT_DIR [N=4]
 # BIN_DIR holds gpuchrono-example-distributed-steps and gpuchrono-report. With mpirun on PATH the ranks are

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Summarises a merged job for a closing note: python3 summarize_job.py OUT_DIR [late_rank late_steps...]
 Prints the trace's processes and tracks, and for each given step which rank the merge named and by how much."""
 import json, sys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: one kernel timed through both ways into gpuchrono.
 //
 //   saxpy.cu (nvcc)          #include <gpuchrono/gpuchrono.hpp>

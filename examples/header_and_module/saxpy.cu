@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The header path: a CUDA translation unit, compiled by nvcc, which cannot `import` a module. It includes
 // <gpuchrono/gpuchrono.hpp> and gets the very entities `import gpuchrono;` exports (they live in headers in
 // the global module), so the Measurement it returns is the module's Measurement.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The kernel both paths time, and the .cu file's timed launch. Plain C++ declarations: the .cpp file, which
 // imports the module, calls them; the .cu file, which includes <gpuchrono/gpuchrono.hpp>, defines them.
 #pragma once

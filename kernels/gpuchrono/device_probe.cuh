@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The in-kernel side of DeviceClockPolicy: RAII region timers that a kernel constructs around the code to be
 // timed, block by block. Include this from .cu files only (it is device code); host code gets the probe value
 // from the policy:

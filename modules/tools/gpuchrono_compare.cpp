@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono-compare: did anything get slower between two saved reports? One row per series the two have in
 // common (median before and after, the relative change with its confidence interval, the Mann-Whitney p-value,
 // the verdict), as nvbench_compare and Google Benchmark's compare.py are used in CI:

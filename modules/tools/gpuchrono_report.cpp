@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono-report: renders a saved report.json again, on any machine (no GPU, no CUDA driver needed).
 //
 //     gpuchrono-report out/tour-20251122-041000/report.json            # prints the text report

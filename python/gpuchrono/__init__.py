@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """gpuchrono for Python: CUDA work timed at the physical floor (CUPTI's own kernel records), with the same loop,
 verdicts and reports as the C++ library it binds.
 

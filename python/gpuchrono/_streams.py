@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Which stream a user means: torch.cuda.Stream, CuPy streams, anything with the CUDA Python __cuda_stream__
 protocol, or a raw int handle (None: the current torch stream when torch is loaded, else the legacy default
 stream, 0)."""

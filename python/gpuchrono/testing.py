@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """pytest helpers: each raises AssertionError with the message the C++ check prints (what was measured)."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Python extension gpuchrono._gpuchrono: the C++ library's measure(), compare(), timers, reports and checks,
 // bound with nanobind. No timing logic lives here: each function converts arguments, releases the GIL while the
 // library works, and takes it back only to call the user's Python callable.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What the package does without a GPU: argument checking, streams, series, reports, verdicts, pytest helpers."""
 import json
 import os

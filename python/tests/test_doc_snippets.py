@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """On a GPU: every Python snippet of the documents (the blocks marked `<!-- snippet: NAME.py -->`), run as shown.
 Without a device the consumer matrix only compiles them; a snippet that imports a package not installed here
 (torch, triton, cupy) is skipped, naming it."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """On a GPU: exact kernel times against the ground-truth spin, the loop's behaviour with Python callables, and
 torch / Triton / CuPy where they are installed. Skipped (visibly) without a CUDA device."""
 import threading

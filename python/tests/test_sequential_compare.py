@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """gpuchrono.compare(fn_a, fn_b): two callables interleaved until an anytime-valid verdict, beside the two-Series
 compare() it dispatches to for Series; the pytest helpers with two callables. Skipped (visibly) without a CUDA
 device."""

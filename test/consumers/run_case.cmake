@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # One case of the consumer matrix (CMakeLists.txt beside this): configure a consumer project with the given CMake,
 # generator and arguments, build it, run what it built; or, with EXPECT, check that configuring stops with a
 # message containing every EXPECT text. Arguments (-D): NAME, CMAKE, SOURCE, BUILD, GENERATOR, ARGS (a list, ';'

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The code blocks of the documents, as files: what CI builds is what a reader copies.
 
 A fenced code block whose previous line is `<!-- snippet: NAME -->` becomes the file NAME (a relative path) under

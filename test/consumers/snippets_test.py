@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ctest consumer.snippets.extraction: snippets.py on snippets_fixture.md writes each marked block verbatim, sorts
 the projects by how they take gpuchrono, pins a FetchContent project by two values only, and stops on every block
 it could not build.  Usage: snippets_test.py WORK_DIR"""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A CUPTI that does not match the build is refused with a message, never used: run with GPUCHRONO_CUPTI naming
 // fake_cupti (an older API version, or a library without a function the build needs), KernelPolicy must say it is
 // unavailable, and why, the words given on the command line among its reason. No GPU needed: CUPTI is loaded and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A stand-in for libcupti, loaded through GPUCHRONO_CUPTI by cupti_refused.cpp: it exports the functions the
 // library resolves, and reports a CUPTI API version one below the headers gpuchrono was built with
 // (both variants), and one of them lacks cuptiGetStreamIdEx (FAKE_CUPTI_MISSING_FUNCTION). Only cuptiGetVersion is called; the others

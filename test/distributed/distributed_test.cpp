@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Distributed jobs without a GPU: identity from launchers' environments, the "distributed" section of
 // report.json, clock alignment against a known truth (and against Holistic Trace Analysis's one global
 // subtraction), the merge's refusals, the straggler analysis and nccl-tests' bandwidths.

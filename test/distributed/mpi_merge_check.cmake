@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ctest entry "distributed.mpi_straggler": 4 MPI ranks on CPUs (mpi_straggler_run.cpp checks the merge of the
 # rank reports itself), then the command line merges the same files, which must name rank 2 in job.json.
 # Arguments (-D): MPIEXEC, RUN, REPORT_TOOL, OUT.

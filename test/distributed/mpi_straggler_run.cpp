@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Four (or N) MPI ranks on CPUs: each times 10 passes of a "step" scope (HostClockPolicy); rank `late_rank`
 // sleeps 20 ms inside it on steps 3 and 7 and measures how long that sleep really took (on a loaded 2-core CI
 // machine a 20 ms sleep can overshoot by several ms: the injected delay is what was measured, not what was

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Every report says which process wrote it (new_report() + the writers, without a ScopeLog), a scope that
 // launched on several devices gives per-device busy time and span, and the merge's memory stays bounded by
 // the largest rank, not the job. CPU only: activities are synthetic, with a known truth.

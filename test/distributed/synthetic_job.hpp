@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Synthetic rank reports with a known truth, for the merge tests and the merge benchmark: every rank runs
 // `steps` passes of "step" on one true timeline; rank r's steady clock reads true + offset + drift x elapsed,
 // and its reference offsets (what a ping-pong would measure) are exact to within `offset_error_ns`.

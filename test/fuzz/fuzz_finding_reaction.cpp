@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The GPUCHRONO_* environment variables whose text the library parses: GPUCHRONO_FINDINGS (parse_reaction, read
 // once at the first finding) and the switches GPUCHRONO_NVTX and GPUCHRONO_GPU_STATE (parse_switch_setting).
 // (GPUCHRONO_CUPTI is a path, handed to dlopen as it is.) getenv hands their text to the parsers, so the harness

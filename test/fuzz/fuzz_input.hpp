@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Reading a fuzzer's bytes as the fields of a structured input. Past the end every read yields zeros, which is
 // how a harness builds a truncated buffer: the fields the input did not reach stay zero, as unwritten probe
 // memory does (the host clears it before every scope).

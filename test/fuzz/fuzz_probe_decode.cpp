@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The probe records DeviceClockPolicy copies back from device memory (policies/device_clock/decode.hpp): a
 // ProbeHeader and capacity_blocks x regions ProbeRecords, written by a kernel the library does not control (a
 // user's kernel can overwrite the probe, launch twice into it, or stop before writing). The harness builds

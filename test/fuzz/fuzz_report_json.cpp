@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Saved report JSON (docs/report-json.md): gpuchrono-report reads files written on another machine, by another
 // version, or by hand. Any text must either load or be refused with an exception that says what was wrong;
 // what loads must render in every format (text, CSV, SVG timelines and sweeps, Chrome trace), and must survive

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the seed inputs of fuzz_probe_decode (layout: see the comment at the top of fuzz_probe_decode.cpp).
 Each seed is probe memory a kernel could leave behind: a clean run, a loop, dropped blocks, an SM change,
 a second launch into the same probe, an unnamed region id, overwritten slots and a truncated buffer."""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpu-idle-before on made-up records: how long a device ran none of the process's work before a scope's first
 // activity (idle_gap.hpp), what the activity store keeps for it (ActivityStore::prior_work), and when the finding
 // is attached (idle_gap_finding.hpp). No CUPTI, no GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // device_peaks() on the real device: every peak positive (or NaN with a reason, for an architecture the lane
 // table lacks) and equal to the products of the attributes the driver reports, read here independently.
 #include <gpuchrono/metrics/device_peaks.hpp>

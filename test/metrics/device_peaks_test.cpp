@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // device_peaks() from attribute values, against figures computed by hand from the data sheets' inputs; the
 // lane table's edges; the refusals. Device-free (the pure overload).
 #include <gpuchrono/metrics/device_peaks.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A stand-in for libcupti, loaded through GPUCHRONO_CUPTI by metrics_refused.cpp, that reaches the profiler's
 // refusals without a GPU: the activity functions gpuchrono's loader resolves exist (and are never called), the
 // API version is the build's, and cuptiProfilerInitialize returns the CUptiResult named by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // check_metric and GPUCHRONO_CHECK_METRIC on synthetic results: when they pass and fail and the exact
 // messages; the macros must fail the test case on a failing check (expected_failures). And make_series()
 // carrying a Series' kernel metrics into the report model.

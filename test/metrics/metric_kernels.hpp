@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Kernels of known character for the metrics GPU test and bench/metrics_vs_ncu: what each reads and computes is
 // known exactly, so a counter can be checked against it. Plain launch functions (compiled by the CUDA compiler
 // in metric_kernels.cu), callable from host C++ that imports gpuchrono.

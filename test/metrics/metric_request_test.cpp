@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a metrics request stands for: sets expanded in order, repeats dropped, empty requests refused.
 #include <gpuchrono/api.hpp>
 

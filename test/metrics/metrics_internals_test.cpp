@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The collector's device-free pieces from known inputs: the unit a metric's value comes in, the name a range
 // gets from a kernel symbol, and the advice a CUPTI failure carries.
 #include <gpuchrono/api.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A MetricsScope that cannot profile throws a message saying why and what to do, and nothing crashes. Run with
 // the expected words on the command line (each must be in the message); with --skip-with-device first, it exits
 // 77 (skipped) on a machine that has a CUDA device (the case it checks is "no device"). The environment picks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The metrics renderers on a synthetic report: JSON round trip (NaN, units, peaks, roofline, notes), the text
 // section, the CSV tables, the roofline SVG and its place in report_files' HTML index, and the comparison of
 // two reports' metrics. Device-free.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // roofline_points() from known counter values: which precision is chosen, intensity, achieved and attainable
 // FLOP/s, the bounding roof, and the notes for launches that lack counters. Device-free.
 #include <gpuchrono/metrics/roofline_points.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Stream-mode attribution by the scope's two marks (stream_bounds.hpp), on made-up records: no CUPTI, no GPU.
 // Part of the kernel_policy suite.
 #include <boost/test/unit_test.hpp>

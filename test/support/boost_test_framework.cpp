@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Boost.Test's framework, compiled once for every test program (target gpuchrono_boost_test): the "included"
 // variant, because Debian's static Boost.Test library carries its own main(), which would clash with
 // test_main.cpp's, and the binaries must run on the GPU machine, which has no Boost installed. Compiled into each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The libcupti functions gpuchrono's loader resolves (cupti_library.cpp) before it asks the version, for the
 // stand-in CUPTIs of the refusal tests: they only have to exist, and are never called. Include inside
 // extern "C". FAKE_CUPTI_MISSING_FUNCTION leaves cuptiGetStreamIdEx out (a CUPTI the loader must refuse).

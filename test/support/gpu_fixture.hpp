@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What GPU tests share: a non-blocking stream of their own (never the legacy default stream, which would
 // serialise against everything), warmed up so the first measurement does not carry module loading.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // For suites that exercise what the library does on a machine without a CUDA device (CI's): a precondition that
 // skips them, saying why, where a device is present, and the errors such a machine reports.
 #pragma once

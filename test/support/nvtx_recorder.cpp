@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "nvtx_recorder.hpp"
 
 // Declarations and types only: the implementation (and its weak InitializeInjectionNvtx2_fnptr) is the

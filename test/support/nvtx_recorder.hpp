@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // An NVTX tool compiled into cpu_tests (NVTX's static injection: the program defines
 // InitializeInjectionNvtx2_fnptr, and nvtx3 in the library attaches to it at the first NVTX call). It records
 // the domain ranges and marks the library emits, so CPU tests can check what a profiler would see.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Records what reaches the finding sink for the life of the object, then restores the default sink and
 // forgets what was reported, so every test starts from nothing reported.
 #pragma once

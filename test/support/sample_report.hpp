@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A Report holding one of everything the renderers must handle: NaN figures, 64-bit timestamps beyond
 // 2^53, names with quotes, commas, markup and non-ASCII text, overlapping blocks on one SM, nested regions,
 // a loop region, a block that changed SM, dropped records, a sweep with bands and markers, and findings

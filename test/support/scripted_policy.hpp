@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A TimingPolicy whose every step is scripted by the test, so the ScopedTimer state machine can be checked
 // without a GPU: how often start/stop ran, what stop returns, and whether it throws.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The one main() of every test program; the framework itself is boost_test_framework.cpp, compiled once. GPU test
 // programs (built with GPUCHRONO_GPU_TEST=1, target gpuchrono_test_main_gpu) check for a device first: without
 // one they print why and exit 77, which ctest reports as "Skipped", so a run on a machine without a GPU shows

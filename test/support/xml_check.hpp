@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A strict little XML reader for tests of the SVG renderers: it accepts only well-formed XML 1.0 documents
 // (one root, matched tags, quoted attributes, no raw '<' or stray '&' in text or values, known entities) and
 // returns the element tree, so a test can both prove the file parses and check its structure.

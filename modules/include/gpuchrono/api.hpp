@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The user API, by whichever way the including target can take it: `import gpuchrono;` when it links
 // gpuchrono::module (which defines GPUCHRONO_IMPORT for C++ sources), the headers otherwise. One source file then
 // builds with every toolchain: g++ and any generator through the headers, clang >= 18 + Ninja through the module.

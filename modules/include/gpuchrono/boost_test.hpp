@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Boost.Test assertions over gpuchrono's performance checks (testing/). Opt-in: Boost.Test is the user's
 // dependency, so this header is neither part of the module nor of <gpuchrono/gpuchrono.hpp>.
 //

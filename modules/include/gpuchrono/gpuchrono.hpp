@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Everything a CUDA translation unit may include: nvcc cannot `import gpuchrono;`, so .cu files include this
 // header and get the very entities the module exports (the module re-exports these declarations; it does
 // not declare its own). Nothing here may include range-v3: nvcc 13.0 cannot compile it, so the statistics

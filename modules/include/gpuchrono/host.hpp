@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Everything `import gpuchrono;` makes visible, for host C++ translation units that include rather than import
 // (any compiler, any generator). gpuchrono.cppm's global module fragment includes exactly this header, so the
 // two ways see one list. Not for .cu files: the statistics views need range-v3, which nvcc cannot compile; a

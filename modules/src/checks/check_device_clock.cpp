@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/checks/check_device_clock.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/stats/views.hpp>

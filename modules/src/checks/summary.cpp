@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/checks/check_cold_start.hpp>
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>

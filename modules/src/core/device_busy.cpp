@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/core/device_busy.hpp>
 
 #include "intervals.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/core/nvtx_range.hpp>
 

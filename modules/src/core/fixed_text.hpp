@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Fixed-point text of a double, of any magnitude, for the library's printed figures (private header).
 //
 // Why not snprintf into a char[64]: a duration of 1e300 ns has 292 digits in seconds, and a fixed buffer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Unions of [start, end) intervals in integer ns, for busy times (device_busy.cpp) and the distributed
 // merge's overlap figures (straggler_analysis.cpp). Internal.
 #pragma once

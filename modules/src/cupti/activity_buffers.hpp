@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The buffers CUPTI fills with activity records: handed out on request, read back on completion (on CUPTI's
 // own thread, or on the thread that flushes), translated to KernelActivity and put in an ActivityStore, and
 // CUPTI's count of records it had to drop added to the store's. Internal.

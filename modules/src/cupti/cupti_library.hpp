@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUPTI (libcupti.so.13 or .12, after the toolkit built with: toolkit.hpp), loaded at run time with dlopen
 // (as NVML is), so that building and linking gpuchrono needs no CUPTI and a program that never constructs a KernelPolicy never loads it. Internal: CUPTI types stay in src/.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The process's CUPTI set-up for KernelPolicy, made once, by the first KernelPolicy constructed (before any
 // scope starts, so none of its cost lands in an interval): load libcupti, subscribe to the launch APIs, register
 // the activity buffers, enable kernel, memcpy and memset records. Never undone: CUPTI cannot be unloaded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Which launches belong to which thread-mode scope: a CUPTI subscriber on the runtime and driver APIs that launch work
 // (every cbid whose name holds Launch, Memcpy or Memset: kernel launches, graph launches, copies and sets,
 // so that libraries launching through the driver API count too). Its callback runs on the launching thread;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How the activity store tells the library's own stream marks (the empty kernel a stream-mode KernelPolicy
 // scope launches at start and stop, policies/kernel/stream_marker.hpp) from the work it times: the store keeps
 // the two apart, so the mark's name is known here, below the policy that launches it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Everything in the library that depends on the CUDA toolkit it is built with, named in one place and chosen
 // at build time from that toolkit's own headers (CUDA 12.4 .. 12.x and 13.x). Internal: CUPTI types stay in src/.
 //

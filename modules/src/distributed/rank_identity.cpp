@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/distributed/rank_identity.hpp>
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "launch_warmup.hpp"
 #include "tracked_devices.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A launch of the library's own empty kernel, made by a timer's start right after its rare, slow bookkeeping
 // (NVML reads, gpu_state.hpp) and before its interval begins. Private to the library; a plain C++ declaration
 // so that the policies compiled by clang can call it.

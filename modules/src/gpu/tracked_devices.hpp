@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How many devices the library keeps lock-free per-device state for (atomics indexed by the device ordinal):
 // the per-scope reads of that state (first use, GPU-state due time, event-pair floor) are one relaxed load
 // instead of a lock and a map lookup. Devices beyond it take each file's slower path.

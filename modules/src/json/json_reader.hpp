@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The checked reading of JSON documents (report files and their sections): every value's type and range is
 // checked before it is converted, and every refusal names the member's path in the document
 // ("experiments[0].series[1].samples_ns[3]: expected a number, found string"). The one reader of the library,

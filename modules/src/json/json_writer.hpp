@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The JSON text of report files, over nlohmann-json (a private dependency: no installed header includes
 // this one, so a consumer of the package needs no JSON headers).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A change as compare() and the comparison report print it, so that the verdict's reason and the report agree
 // to the digit: a signed percentage with two decimals ("+12.31%", "-0.40%", "+inf%"), with its confidence
 // interval, "+12.31% [+12.02%, +12.60%]", and the p-value and options to three digits. Internal.

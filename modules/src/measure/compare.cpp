@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/hodges_lehmann.hpp>
 #include <gpuchrono/measure/measure_record.hpp>

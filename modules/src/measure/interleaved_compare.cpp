@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // compare(fn_a, fn_b) on the GPU: warm-up of each side, the checks that refuse what cannot be compared, then
 // rounds of interleaved blocks queued back to back and read with one wait per round, fed to the sequential test
 // one block (one look) at a time. The timing of a sample is measure()'s: a lazy KernelPolicy scope (the kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What measure() calls to collect hardware metrics over its own passes, beside collect() (collect.hpp), which
 // times a callable of the user's. Library-internal: measure/ calls these, never metrics/detail/.
 #pragma once

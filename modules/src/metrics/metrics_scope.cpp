@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/metrics/metrics_scope.hpp>
 
 #include "detail/collection_plan.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/chrome_trace.hpp>
 
 #include <gpuchrono/report/timeline_svg.hpp>

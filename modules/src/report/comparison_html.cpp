@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/comparison_html.hpp>
 
 #include <gpuchrono/report/html_page.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The two things every CSV file of a report writes the same way: a number in its shortest exact form (so a
 // spreadsheet sees the same double the report holds; NaN and infinities as an empty field) and a row of fields
 // already quoted where they need it. Internal to the report renderers.

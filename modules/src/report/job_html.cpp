@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/job_html.hpp>
 
 #include <gpuchrono/report/lateness_svg.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The merged job's JSON document ("schema": "gpuchrono-job"), docs/report-json.md.
 #include <gpuchrono/report/job_merge.hpp>
 

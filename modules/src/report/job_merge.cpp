@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/job_merge.hpp>
 
 #include <gpuchrono/distributed/collective_bandwidth.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/kernel_metrics_csv.hpp>
 
 #include <gpuchrono/report/csv.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "kernel_metrics_json.hpp"
 
 #include "json/json_reader.hpp"

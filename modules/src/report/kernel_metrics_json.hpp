@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The "kernel_metrics" member of a series in report.json (docs/report-json.md, "Hardware metrics"): a
 // metrics::MetricsResult written and read back whole, NaN as null. Private to the report library: the series
 // writer and reader (report_json_write.cpp, report_json_read.cpp) call it, so the metrics layout lives in a

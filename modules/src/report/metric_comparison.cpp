@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/metric_comparison.hpp>
 
 #include "measure/change_text.hpp"

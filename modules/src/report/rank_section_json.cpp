@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "rank_section_json.hpp"
 
 #include "json/json_reader.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The "distributed" member of report.json (docs/report-json.md): a RankSection as JSON and back. Kept apart
 // from report_json_write.cpp and report_json_read.cpp so that they do not grow with every section.
 #pragma once

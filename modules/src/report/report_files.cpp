@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/report_files.hpp>
 
 #include <gpuchrono/report/chrome_trace.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Reading a Report from JSON (docs/report-json.md) through the library's one JSON reader (json/json_reader.hpp);
 // report_json_write.cpp writes it.
 #include <gpuchrono/report/report_json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Writing a Report as JSON (docs/report-json.md); report_json_read.cpp reads it back.
 #include <gpuchrono/report/report_json.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/svg.hpp>
 
 #include "core/fixed_text.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/text_report.hpp>
 
 #include <gpuchrono/report/device_busy_text.hpp>

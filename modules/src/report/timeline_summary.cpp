@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/timeline_summary.hpp>
 
 #include <gpuchrono/stats/views.hpp>

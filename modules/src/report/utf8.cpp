@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "utf8.hpp"
 
 namespace gpuchrono::report {

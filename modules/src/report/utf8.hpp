@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Text that users supply (series, kernel, region and sweep names) goes into JSON, XML, CSV and terminal
 // text, all of which require UTF-8; a name with stray bytes ("sw\xff\xfe") made files that standard
 // readers refuse. The renderers pass such text through valid_utf8() (private header).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/testing/comparison_checks.hpp>
 
 #include <gpuchrono/core/duration.hpp>

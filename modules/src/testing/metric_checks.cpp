@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/testing/metric_checks.hpp>
 
 #include <gpuchrono/measure/measure_record.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The body every consumer runs, whichever way it took gpuchrono (headers, module, pkg-config, through an
 // intermediate library): the host side and an nvcc/clang-compiled .cu file agree on the entities, the statistics
 // pipeline runs, and with a GPU a kernel launched from the .cu file is timed. Exits 0 when all it could check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A user's host file on the default toolchain: the headers, no module (g++ or clang, any generator).
 #include <cuda_runtime_api.h>
 

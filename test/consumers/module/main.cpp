@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A user's host file that imports the module (clang >= 18, Ninja, CMake >= 3.28).
 #include <cuda_runtime_api.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The installed gpuchrono::mpi, run as one MPI process (a singleton: no mpirun): its offset to itself, the
 // reference rank, must be 0 with a bound of 0, and the rank's report section must name it as rank 0 of 1.
 #include <gpuchrono/distributed/mpi_clock_offsets.hpp>

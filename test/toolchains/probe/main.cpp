@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Prints the toolkit's versions and CUPTI's kernel activity record (which version, its size and the offsets of the
 // fields gpuchrono reads), then exits 0. Needs no GPU: cudaRuntimeGetVersion works without a driver.
 #include <cstddef>

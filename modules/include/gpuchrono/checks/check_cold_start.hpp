@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decisions about cold starts (docs/pitfalls-catalog.md #3 and #4): a context created inside a timed scope, and a first
 // sample far above the rest of its series. Pure functions over what was observed.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decisions over device-clock samples (docs/pitfalls-catalog.md #15, #16, #24, #25) that DeviceClockPolicy's decoding does
 // not already make (it reports a changed SM, dropped records and %globaltimer resolution itself: see
 // device_clock_decode.hpp). Pure functions over BlockSample / BlockSamples.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decisions about what an event pair's interval holds besides the GPU work (docs/pitfalls-catalog.md #8):
 // pure functions over what EventPolicy observed around its two records.
 //

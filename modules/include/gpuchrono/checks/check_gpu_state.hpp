@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decisions about the state of the GPU while timing (docs/pitfalls-catalog.md #5, #6 and #27), from what NVML reported
 // (gpu_state.hpp reads it). Pure functions, so CPU tests can feed them any state.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // docs/pitfalls-catalog.md #2: cudaMemcpyAsync from pageable host memory is synchronous and slow. The library never sees a
 // user's copies, so this check is one the user calls on the host buffer of an asynchronous copy they time.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decision of HostClockPolicy's stop-time checks (docs/pitfalls-catalog.md #1 and #13): pure functions over what the policy
 // observed, so CPU tests can feed them any case.
 #pragma once

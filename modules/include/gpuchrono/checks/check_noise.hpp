@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decisions about a series as a whole (docs/pitfalls-catalog.md #26): enough samples for the statistic asked, and a spread
 // no larger than a stable GPU measurement shows. Host only: it reads a Stats (stats.hpp includes range-v3).
 //

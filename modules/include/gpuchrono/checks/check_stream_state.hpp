@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decisions about the stream and device a GPU timer runs on (docs/pitfalls-catalog.md #10, #12, #13, #14, #28): pure
 // functions over what a policy read at start and stop.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Summary: the Stats of a Series together with every finding behind them, so findings travel on from the
 // measurements into the numbers people read. Host only (Stats comes with range-v3).
 //

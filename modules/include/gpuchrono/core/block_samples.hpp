@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What DeviceClockPolicy reads back from a kernel, ready for the views (views.hpp) and the reports: one
 // BlockSample per (block, region) that ran, and BlockSamples, the set of them with everything needed to read
 // them right (the clocks' resolution and rate, the probe's own cost, the launch's shape, what was lost).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Errors gpuchrono reports. Every CUDA call the library makes goes through check(): a failure becomes a
 // CudaError naming the error (cudaErrorNoDevice, ...), the call as written, what the library was doing, and
 // where; nothing is swallowed. The user-facing entry points (ScopedTimer, measure(), prepare()) re-throw it

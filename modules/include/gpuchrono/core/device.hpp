@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Small, checked questions about devices and streams that every policy asks.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Per-device busy time and span of GPU activities: what a KernelPolicy scope that launched on several devices
 // did on each of them. Busy time is the union of the activities' intervals on that device (overlapping work
 // on two streams counts once); span is the first start to the last end there. A single number for the whole

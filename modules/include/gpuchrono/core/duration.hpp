@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::Duration: the one time value every policy yields.
 //
 // Why a class and not std::chrono::nanoseconds: CUDA event intervals arrive as float milliseconds with

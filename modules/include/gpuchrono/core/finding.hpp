@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A Finding is one reason a measurement cannot be taken at face value (see docs/pitfalls-catalog.md): a stable
 // code a script can match, a severity, a one-line message carrying the numbers that triggered it, and the fix.
 // Findings travel with the Measurement they were detected on, with the Series that holds it, and with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The one list of every finding code gpuchrono emits: its severity, the row of docs/pitfalls-catalog.md it
 // stands for, a one-line summary and the fix. Detectors build their findings through make_finding(), which
 // takes severity and fix from here, so a code cannot drift from its documentation (docs/pitfalls.md is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What happens when a finding is detected. Whatever the reaction, the finding is attached to its Measurement
 // (Measurement::findings(), Series::findings(), Summary::findings): the reaction only decides what happens
 // besides.

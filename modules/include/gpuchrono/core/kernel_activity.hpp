@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // KernelActivity: one piece of GPU work as the GPU itself timed it (a CUPTI activity record, copied into a
 // plain struct so that no CUPTI header reaches users). KernelPolicy fills Measurement::activities() with them.
 // Times are CUPTI timestamps in ns (one clock for every device of the process); `stream` is CUPTI's stream id,

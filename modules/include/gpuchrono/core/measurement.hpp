@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Measurement: what one timed scope yields, whatever the policy. A duration (possibly still pending on the
 // GPU), the policy and device that took it, the findings detected while it was taken, and, for the
 // device-clock policy, the per-block samples behind it; for KernelPolicy, the GPU activities it counted and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // NVTX ranges and marks in the "gpuchrono" domain, so that profilers see gpuchrono's scopes: every ScopedTimer
 // pushes a range named after its Series (or its policy, "event", "host-clock", ... when it has none) and pops it
 // when it stops; every finding that reaches the reaction (finding_reaction.hpp) becomes a mark named by its code.

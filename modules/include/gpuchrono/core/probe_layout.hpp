@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The memory the in-kernel probe writes and the host reads back: one layout, seen identically by nvcc-compiled
 // device code (<gpuchrono/device_probe.cuh>) and by the host (DeviceClockPolicy, device_clock_decode.hpp).
 // Plain structs only: no CUDA syntax, so clang and nvcc both compile it and the module can re-export it.

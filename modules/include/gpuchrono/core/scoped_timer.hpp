@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ScopedTimer<Policy>: starts in its constructor, stops in its destructor.
 //
 //     gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Series: the measurements of one named scope, in the order they were taken, failed ones included (a
 // failure is counted, never silently dropped). SeriesSet: series by name, so repeated scopes accumulate
 // samples for the statistics pipeline.

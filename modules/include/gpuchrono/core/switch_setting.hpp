@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The on/off environment variables (GPUCHRONO_NVTX, GPUCHRONO_GPU_STATE): one spelling for all of them.
 // Internal.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The TimingPolicy concept: what ScopedTimer needs from a way of taking time.
 //
 // A policy is constructed with whatever it needs (a stream, options), start() begins the interval and may

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The arithmetic of KernelPolicy over activity records, kept free of CUPTI so CPU tests can drive it with
 // made-up records: which records a scope counts, how long the GPU was busy with them, and which other work
 // ran beside them.

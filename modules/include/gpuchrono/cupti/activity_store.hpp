@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ActivityStore: the activity records CUPTI has delivered, held until the scopes that may want them have
 // taken theirs. CUPTI hands records over on its own thread, in any order and possibly after the scope that
 // launched the work has stopped, so records wait here keyed by correlation id.

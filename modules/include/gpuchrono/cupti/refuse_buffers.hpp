@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // For tests: make the library's CUPTI buffer callback hand CUPTI no buffer, as a failed allocation would, so that
 // CUPTI has nowhere to write records and drops them. That is the one way records get lost in a healthy process,
 // and KernelPolicy must report it (kernel-records-dropped, kernel-records-late), never return a silently short

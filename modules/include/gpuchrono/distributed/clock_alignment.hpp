@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How a merge puts every rank on one timeline (the job clock), and how wrong it may be.
 //
 // Job clock: when every rank carries reference offsets (ping-pong to a reference rank), it is the reference

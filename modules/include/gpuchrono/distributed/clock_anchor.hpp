@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Clock anchors: the readings that put one process's timestamps on a job-wide timeline.
 //
 // A process timestamps with three clocks: the host's steady clock (scopes, HostClockPolicy; CLOCK_MONOTONIC on

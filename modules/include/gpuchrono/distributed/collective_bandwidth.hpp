@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Algorithm and bus bandwidth of a collective, as nccl-tests defines them (doc/PERFORMANCE.md of
 // github.com/NVIDIA/nccl-tests): algbw = S / t, with S the bytes each rank's operation covers (for all-gather,
 // reduce-scatter and all-to-all the whole count * size * n); busbw scales it by the share of data that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Which physical GPU a measurement ran on. The CUDA ordinal alone does not say it: CUDA_VISIBLE_DEVICES
 // renumbers devices per process, so "device 0" of two ranks may be two GPUs, or one GPU shared. The UUID and
 // the PCI bus id name the board itself, as nvidia-smi does.

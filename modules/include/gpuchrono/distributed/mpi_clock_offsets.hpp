@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Offsets between the ranks' steady clocks by ping-pong over MPI (built only when CMake finds MPI: target
 // gpuchrono_mpi). Each rank in turn exchanges `rounds` messages with the reference rank: it sends its time t1,
 // the reference answers with its time tr, the answer arrives at t2; if the two one-way trips took equally

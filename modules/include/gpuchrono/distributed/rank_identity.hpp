@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Which process of a distributed job a report came from: host, pid, rank, local rank, world size and job id,
 // read from the launcher's environment so that a program needs no configuration to say it. Launchers
 // recognised, first match wins (each sets all three of rank, local rank and world size, or some of them):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The part of a report that makes it one rank of a job: who wrote it (RankIdentity), on which GPUs
 // (DeviceIdentity), its clock anchors, and the named scopes it went through with their start and end on the
 // host's steady clock. report.json carries it as the member "distributed" (docs/report-json.md); a merge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Which rank made the others wait. For every scope name that all ranks went through (e.g. "step"), the k-th
 // pass of each rank is step k; on the job clock:
 //   arrival lateness  = the rank's end minus the earliest end of that step (what a collective after the scope

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ProbeBufferPool: device memory for in-kernel probes, with a pinned host mirror to copy it back into,
 // allocated once and reused, so a warm ScopedTimer<DeviceClockPolicy> makes no cudaMalloc (which can
 // synchronise the device) and no cudaMallocHost.

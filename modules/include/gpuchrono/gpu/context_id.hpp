@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Which CUDA context is current on this thread, as the driver's process-unique context id (cuCtxGetId).
 // The pools tag what they create with it: after cudaDeviceReset (by any part of the program) the device's
 // primary context is a new one, the pooled events and buffers of the old one are gone with it, and lending

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What "the default stream" means, and how to pass the one your code means.
 //
 // nvcc --default-stream per-thread (or CUDA_API_PER_THREAD_DEFAULT_STREAM defined before the CUDA headers)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Questions about the CUDA driver that the runtime API cannot answer, asked without linking libcuda (the
 // binaries are built on machines without a driver and carried to the GPU machine).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The event-pair floor: what an empty pair of timing events reads on a device (docs/pitfalls-catalog.md #7: 1.25-1.57 us on
 // an H100, in 32 ns steps). Measured on the device, never assumed: 15 empty pairs recorded back to back on a
 // private idle stream, after one warm-up pair; the median is kept per device for the life of the process.

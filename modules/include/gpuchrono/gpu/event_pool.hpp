@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // EventPool: timing events are created once per device and reused, so a warm ScopedTimer<EventPolicy>
 // makes no cudaEventCreate call (creation costs microseconds and can synchronise).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Reading the GPU's clock, clock-event reasons and other processes through NVML, loaded at run time with
 // dlopen("libnvidia-ml.so.1") (no link-time dependency on the driver). Without NVML everything else works,
 // and the first read says so once (GpuState::nvml_loaded = false -> finding nvml-unavailable).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The cold-cache scrub of measure() (CacheState::cold) and of metrics::collect(): before each sample or pass,
 // outside what is measured, reset the persisting L2 lines (cudaCtxResetPersistingL2Cache: lines an
 // access-policy window marked persisting would survive a plain scrub), write a buffer of twice the L2's size,

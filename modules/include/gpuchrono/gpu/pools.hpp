@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the library holds on the GPU between timers, and giving it back.
 //
 // Timing events (EventPool) and probe buffers with their pinned host mirrors (ProbeBufferPool) are made once

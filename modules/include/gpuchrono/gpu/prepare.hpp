@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // prepare(stream): the library's first-use work on a device, done when the program chooses.
 //
 // The first EventPolicy or HostSyncPolicy scope on a device does that work before its interval: NVML's loading

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Checked questions about a stream that the policies ask at start and stop. Each costs well under a
 // microsecond on an H100 (cudaStreamQuery 0.4 us, cudaStreamIsCapturing 0.08 us) and none waits for the GPU.
 #pragma once

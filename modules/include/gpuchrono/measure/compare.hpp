@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::compare(): is B faster than A, by how much, and how sure is that?
 //
 //     gpuchrono::Comparison c = gpuchrono::compare(before, after);

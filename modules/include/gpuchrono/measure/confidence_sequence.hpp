@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A confidence sequence for the mean of bounded observations: an interval after every observation that holds
 // the mean at all of them at once with probability >= 1 - alpha, so a caller may look after each one and stop
 // whenever it likes without inflating its error rate (a fixed-n interval checked repeatedly does inflate it).

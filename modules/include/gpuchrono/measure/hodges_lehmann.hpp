@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Hodges-Lehmann estimate of the shift between two sets of samples, with its distribution-free
 // confidence interval: the median of all m n differences b_j - a_i, bounded by the differences of ranks
 // C and m n + 1 - C, where C comes from the null distribution of the Mann-Whitney U (exact for small untied

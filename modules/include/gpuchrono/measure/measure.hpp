@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::measure(): a benchmark loop that takes the right number of samples of a callable, at the floor
 // of what the GPU lets a timer see, and says how it did so.
 //

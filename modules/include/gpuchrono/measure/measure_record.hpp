@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // MeasureRecord: how measure() took a Series, kept with it (Series::measure_record()) and written into
 // reports: the method that ran and why, the cache state, what warm-up did, why sampling stopped, the
 // confidence interval of the median, the flagged samples and the throughput.

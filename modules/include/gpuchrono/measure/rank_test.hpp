@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Mann-Whitney U test (Wilcoxon rank-sum): does one set of samples tend to be larger than another?
 // Distribution-free, so the long right tail of kernel times (docs/pitfalls-catalog.md #26) does not break it, and the test
 // Google Benchmark's compare.py uses. Pure functions over sample values (any order, any unit).

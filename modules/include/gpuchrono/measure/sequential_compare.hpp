@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // compare(fn_a, fn_b): is B faster than A, measured side by side, stopping as soon as the answer is clear.
 //
 //     gpuchrono::SequentialComparison c = gpuchrono::compare(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The statistics of the interleaved compare() (sequential_compare.hpp), apart from the GPU: blocks of paired
 // samples in, a verdict out as soon as one is warranted. Pure, so the CPU tests feed it simulated samples.
 //

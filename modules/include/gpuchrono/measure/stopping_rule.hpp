@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // When measure() has taken enough samples: a distribution-free confidence interval of the median, from
 // order statistics, and the decision to stop. Pure functions over sample values, so CPU tests can feed them
 // synthetic samples with known answers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The peak memory bandwidth a throughput is measured against: twice the memory clock (double data rate)
 // times the bus width, from the device's attributes (cudaDevAttrMemoryClockRate, GlobalMemoryBusWidth: the
 // cudaDeviceProp fields for them left in CUDA 13). An H100 SXM: 2 x 2619 MHz x 5120 bit = 3.35 TB/s.

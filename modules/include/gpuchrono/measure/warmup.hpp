@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Warm-up by time and state, not by a count of calls (docs/pitfalls-catalog.md #4 and #5): measure() runs the callable until
 // its module is loaded (the first call, timed on its own: under lazy loading it pays for that) and the SM clock
 // reads steady through NVML (gpu_state.hpp), between warmup_min_time and warmup_max_time. Each round is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hardware metrics of work the caller can run again, by ncu's metric names:
 //
 //     gpuchrono::metrics::MetricsResult r = gpuchrono::metrics::collect({"memory"}, [&] {

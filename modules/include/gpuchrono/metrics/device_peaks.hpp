@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The device's peak figures that roofline points and "% of peak" divide by: FP32 and FP64 FLOP/s from the SM
 // count, the FP32/FP64 lanes per SM of the compute capability and an SM clock; DRAM bytes/s from the memory
 // clock and bus width. Everything comes from the driver's attributes of the device at hand (nothing assumes

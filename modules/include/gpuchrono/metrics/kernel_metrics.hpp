@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a metrics collection yields: per kernel name, the values of the metrics asked for, by ncu's
 // names and with their units, and the device peaks the derived percentages and the roofline were computed
 // against. Plain data, host only, device-free and without range-v3, so the collector (metrics/detail/), the

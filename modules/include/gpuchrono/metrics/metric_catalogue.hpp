@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hardware metric names as Nsight Compute (ncu) spells them, the ready-made sets (memory,
 // compute, speed of light), and the refusal of unknown names with the close ones suggested. Host only and
 // device-free: the names are checked against the device's own list when one is given, else against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hardware metrics of the kernels launched in a scope of application code, by ncu's metric names:
 //
 //     gpuchrono::metrics::MetricsScope scope({"memory"});          // or {"compute"}, {"sol"}, or metric names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Derived figures from counter values and device attributes: FLOPs from the sass per-thread
 // instruction counters (a fused multiply-add is two operations), arithmetic intensity, achieved rates, and
 // the DRAM peak from the attributes the driver reports. Pure arithmetic, device-free, so it is tested on CPU

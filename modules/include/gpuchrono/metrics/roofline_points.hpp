@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One roofline point per kernel launch of a MetricsResult, from the counters a collection took:
 //   FLOPs      smsp__sass_thread_inst_executed_op_{f,d}{add,mul,fma}_pred_on.sum (add + mul + 2 fma), of the
 //              precision with the larger count ("fp32" or "fp64");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Per-block records as Chrome trace-event JSON (the "JSON Array/Object Format" that chrome://tracing and
 // https://ui.perfetto.dev open), so a kernel's blocks can be zoomed, searched and measured interactively.
 //

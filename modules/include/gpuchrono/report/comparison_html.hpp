@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono-compare --html: a comparison of two saved reports as a page (html_page.hpp's look): which files,
 // devices and options, the verdicts counted, then one row per series with both medians, the change with its
 // interval, the p-value and the verdict as a word (its colour only repeats it), and the text rendering folded.

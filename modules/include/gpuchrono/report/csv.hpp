@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The report as CSV tables for spreadsheets (RFC 4180: comma separated, CRLF-free "\n" lines, fields with a
 // comma, quote or line break quoted, quotes doubled). One table per kind of record, each in long form with
 // the experiment and series names in every row, so a pivot table or a filter works without joins.

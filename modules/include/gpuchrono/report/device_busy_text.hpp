@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Per-device busy time of the KernelPolicy series of an experiment as text: for a scope that launched on several
 // devices, how long each device worked (the union of its activities' intervals) within its span (first start to
 // last end there), as medians over the series' samples: the figures of SampleSeries::device_busy, in report.txt

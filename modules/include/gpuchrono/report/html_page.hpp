@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The parts every HTML page of the library shares (the report's index.html, gpuchrono-compare --html,
 // gpuchrono-report merge --html): one stylesheet, a header naming what produced the page, tables whose number
 // cells carry the exact value they show, pictures either as files beside the page or inlined.

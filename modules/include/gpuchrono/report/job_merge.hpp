@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Merging the reports of a job's ranks into one: `gpuchrono-report merge rank*.json -o job.json`.
 //
 // The merge reads one rank report at a time, its activities streamed out of the JSON as records

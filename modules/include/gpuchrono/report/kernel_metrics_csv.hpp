@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hardware metrics as CSV tables (the conventions of csv.hpp: long form, NaN as an empty field):
 //
 //   kernel_metrics  experiment,series,kernel,launch,device,metric,value,unit     every metric of every launch

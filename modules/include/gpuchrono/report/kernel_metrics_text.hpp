@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The hardware metrics of one series as text (report.txt and the terminal): what was asked and what the
 // collection cost, one table row per kernel launch and metric with its unit (ncu's names, so every figure can
 // be checked with `ncu --metrics <name>`), the device peaks with how they were derived, the roofline table,

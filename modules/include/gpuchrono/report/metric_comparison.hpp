@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hardware metrics of the same kernel in two runs, side by side: what gpuchrono-compare prints under a
 // series' time change when both reports carry metrics for it, so a "-45% time" reads next to its reason,
 // e.g. "copy_kernel: dram__bytes_read.sum -48.00% (268 MB -> 140 MB): the new kernel reads about half as much".

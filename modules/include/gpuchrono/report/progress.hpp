@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Progress of a long run on one terminal line ("[12/40] clock sweep: 528 blocks"), redrawn in place.
 // Only when stdout is a terminal: piped or redirected output (logs, CI, the GPU machine's log files) gets
 // no control characters at all. Redraws are throttled, so a progress line costs nothing measurable next

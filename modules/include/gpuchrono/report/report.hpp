@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The report data model: everything one run of the examples (or of a user's own measurements) produced,
 // in a form that every renderer (terminal text, JSON, CSV, SVG timeline, Chrome trace, sweep plot) reads
 // and that survives a round trip through JSON, so a run taken on a GPU machine can be drawn elsewhere.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Two saved reports side by side: compare() for every series the two have in common (matched by experiment id
 // and series name), as gpuchrono-compare prints it and CI jobs gate on it. Host only (the report model).
 #pragma once

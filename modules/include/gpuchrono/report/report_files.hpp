@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Every rendering of a report, written into one folder:
 //
 //   report.json                  every raw sample, Stats, device and findings (docs/report-json.md)

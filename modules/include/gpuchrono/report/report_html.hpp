@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The report folder's index.html: the page a user opens first and sends on.
 //
 //   header     device, date, gpuchrono version, host and the command that produced the report

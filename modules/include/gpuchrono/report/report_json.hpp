@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A Report as JSON and back: the file layout documented in docs/report-json.md (schema_version 1).
 // Every raw sample goes into the file, so a report saved on the GPU machine renders every other format
 // (text, CSV, SVG, Chrome trace) on a machine without a GPU, with nothing lost but NaN-ness of absent

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Every report says which process wrote it: report::new_report() starts Report::distributed (identity from the
 // launcher, start anchor) and the writers finish it here (end anchor, the identity of each device the report's
 // measurements ran on), so a report written without a ScopeLog still carries rank, devices and clock anchors

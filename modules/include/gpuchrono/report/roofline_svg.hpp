@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A roofline chart as SVG: log-log, arithmetic intensity (FLOP per DRAM byte) across, FLOP/s up; the DRAM
 // roof (slope = the DRAM peak) meeting the FP32 roof and, when known, the FP64 roof (dashed) at their ridge
 // points; one labelled point per kernel launch, coloured by kernel, at its achieved FLOP/s. The roofs come

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The merged job as a text table: ranks with their clock alignment, then per scope name the straggler
 // summary (how often each rank was last, its total lateness, what the others waited) and the worst steps.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the SVG renderers share: escaping text for XML, "nice" axis ticks, and the colour palette, so the
 // timeline and the sweep plot look like one family and every string a user supplied (kernel and region
 // names) is escaped the same way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::sweep(): measure() over a list of parameter values (block counts, sizes), straight into the
 // report's sweep model, so render_sweep_svg draws it without glue:
 //

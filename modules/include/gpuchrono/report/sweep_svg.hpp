@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A parameter sweep as an SVG line plot: one line per curve with a point per measurement, a shaded band
 // where a curve has low/high values (e.g. the fastest and slowest block), dashed vertical markers at the
 // x values that explain the shape (SM count, resident capacity), a time axis in the unit its values need,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The readable report: what a person sees on the terminal and in report.txt. The device and its clocks
 // first (figures mean little without them), then per experiment its results, samples, per-block
 // summaries and sweeps as aligned tables with a unit chosen per column, its findings with their fixes, and

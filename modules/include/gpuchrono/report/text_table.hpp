@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A plain-text table with aligned columns, for terminals and report.txt. Widths count UTF-8 code points,
 // so a "µ" or an "×" does not push a column out of line.
 #pragma once

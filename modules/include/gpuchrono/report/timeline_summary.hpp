@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a Timeline's per-block records add up to, region by region: the figures the text report prints
 // and the plots annotate (makespan, block durations, cycles, launch spread, SMs used).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The per-block timeline as SVG: one row per SM (by the %smid the block started on), each block a bar from
 // its start to its stop on %globaltimer, coloured by region, on a time axis measured from the first block's
 // start. Blocks that overlap on one SM (several resident at once) get lanes within the SM's row, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Number formatting shared by the renderers: one time unit per table column or plot axis, chosen from the
 // values it holds, and plain numbers to three significant digits.
 #pragma once

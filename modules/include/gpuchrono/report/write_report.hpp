@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One call from measurements to report files:
 //
 //     gpuchrono::SeriesSet series;

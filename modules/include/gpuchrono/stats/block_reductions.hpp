@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Reductions over per-block samples that must see every sample before they can answer (makespan,
 // concurrency, group_by_sm; they work as calls and at the end of a pipe, like summarize), and waves(), which is
 // arithmetic on the launch shape and needs no samples. Host only (range-v3; see stats.hpp).

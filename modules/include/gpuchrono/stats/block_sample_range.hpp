@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What every view and reduction over per-block samples (BlockSample) rests on: the ranges they accept, and
 // the time of one sample. Host only (range-v3; see stats.hpp). stats/views.hpp includes every view.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::Stats and the reductions that produce it: the one summary that the samples of every policy
 // (HostSyncPolicy, EventPolicy, DeviceClockPolicy) end in.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Views and reductions over the per-block samples (BlockSample) that DeviceClockPolicy reads back from a
 // kernel: what each block did, where it ran, when it started, and how the launch filled the GPU.
 //

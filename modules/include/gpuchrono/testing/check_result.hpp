@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CheckResult: what a performance check (testing/*.hpp) returns to whichever test framework calls it: whether
 // it passed, and a message that says what was measured either way, so a failing test explains itself.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Checks that compare two series, for unit tests that pin "the candidate is not slower than the base" or "the
 // candidate is faster". They take compare()'s verdict (measure/compare.hpp): a Hodges-Lehmann change with its
 // confidence interval and a rank test, against a practical threshold (CompareOptions::threshold, default 1%).

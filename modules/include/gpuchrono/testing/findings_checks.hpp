@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Checks over a Series' findings, for unit tests that pin "this kernel is timed without a pitfall" or "this
 // scope raises that finding". They read the findings of gpuchrono::summary(series): every measurement's own
 // findings (one per code, counted) and what only the whole series shows (a cold first sample, too few samples,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A check over hardware metrics for unit tests: "this kernel reads less than N DRAM bytes",
 // "this loop runs above 80% of the SM's throughput". It reads a MetricsResult (a MetricsScope's, or the one
 // measure() kept with a Series when MeasureOptions::metrics asked for metrics) and compares each launch of

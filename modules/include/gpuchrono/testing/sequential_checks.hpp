@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The comparison checks (comparison_checks.hpp) for two pieces of work rather than two Series: the work runs
 // interleaved and stops as soon as the answer is clear (compare(fn_a, fn_b), sequential_compare.hpp).
 //

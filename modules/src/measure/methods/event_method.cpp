@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Method::event: an event pair around each call. The batch's calls are queued back to back behind one untimed
 // call (or the L2 flush), so once the host is ahead of the GPU a pair holds the call's GPU time plus the
 // stream's gap between commands, not the host's launch latency (a naive pair on an idle stream holds that:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "sample_method.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Method::graph: the callable captured once into a CUDA graph of N calls, the graph replayed, and each replay's
 // event interval divided by N. Inside a graph the launches cost the GPU about 0.83 us each and the host nothing
 // (docs/pitfalls-catalog.md, other H100 figures), so a D-us kernel reads D + 0.85..0.88 us, within a few ns of its CUPTI

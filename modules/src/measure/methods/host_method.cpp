@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Method::host: what a caller waits for each call: the host's steady clock from just before the call to the
 // return of the stream's synchronisation after it (launch and wake-up latency included: D + 9..17 us for a
 // D-us kernel on an H100). The stream is drained, and any L2 flush done, before the clock starts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The one interface measure() drives its methods through (one file per method beside this one, as nvbench
 // keeps one measurement strategy per file). Private to the library.
 #pragma once

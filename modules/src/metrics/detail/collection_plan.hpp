@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What one collection needs before any kernel runs: the metric names (sets expanded, each checked against the
 // device's own metric list), their units, the config image that programs the counters, and the number of replay
 // passes it takes. Built with the profiler host API, cached per (device, names) for the process, so a scope or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a failed CUPTI profiler call means for the person running the program: the result code's name, the call,
 // and for the failures a user can act on (no permission, another profiler attached, an unsupported device)
 // what to do. Messages only; the collector throws them.

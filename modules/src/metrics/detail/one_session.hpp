@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUPTI's range profiler runs one session per context; gpuchrono allows one per process (a MetricsScope, a
 // collect() or measure() with metrics), so that a second gets this message instead of CUPTI's less clear one.
 #pragma once

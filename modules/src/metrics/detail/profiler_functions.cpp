@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "profiler_functions.hpp"
 
 #include "cupti/cupti_library.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The CUPTI Range Profiler and profiler host functions (cupti_range_profiler.h, cupti_profiler_host.h), resolved
 // with dlsym from the libcupti that gpuchrono already loads (cupti/cupti_library.hpp), so building needs
 // only the headers. The range profiler exists in CUPTI API version 28 (CUDA 12.9) and later; built against an

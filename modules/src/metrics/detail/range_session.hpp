@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One profiling session of CUPTI's Range Profiler on one context: auto range (one range per kernel launch) and
 // kernel replay (CUPTI replays each launch once per pass, saving and restoring the memory it may write), from
 // construction to finish(). The scope and measure() both run one.

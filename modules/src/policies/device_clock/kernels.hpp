@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Launchers of the calibration kernels of DeviceClockCalibration (device_clock_kernels.cu). Private to the
 // library; plain C++ declarations so that the calibration code compiled by clang can call them.
 #pragma once

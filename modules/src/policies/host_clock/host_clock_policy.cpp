@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/checks/check_cold_start.hpp>
 #include <gpuchrono/checks/check_host_stop.hpp>
 #include <gpuchrono/checks/check_stream_state.hpp>

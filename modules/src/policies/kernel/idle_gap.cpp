@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/policies/kernel/idle_gap.hpp>
 
 #include <gpuchrono/policies/kernel/stream_bounds.hpp>

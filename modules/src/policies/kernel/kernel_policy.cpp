@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/checks/check_gpu_state.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The marks a stream-mode KernelPolicy scope places on its own stream at start and at stop: launches of the
 // library's empty kernel `gpuchrono_stream_marker`, whose CUPTI kernel records bound the scope's work in the
 // stream's order (stream_bounds.hpp). Internal; a plain C++ declaration so that clang-compiled code can call it.

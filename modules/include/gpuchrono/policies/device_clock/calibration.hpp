@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DeviceClockCalibration: what DeviceClockPolicy must know about a device before its samples can be read,
 // measured on that device by small kernels, never taken from nominal figures:
 // - the %globaltimer step (32 ns on an H100, 1 us on some boards: docs/pitfalls-catalog.md row 17), once per device;

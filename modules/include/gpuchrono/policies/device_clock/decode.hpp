@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Turning what the in-kernel probe wrote into BlockSamples: the host half of DeviceClockPolicy that needs no
 // GPU, kept apart so that every rule can be tested on hand-made records.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DeviceClockPolicy: time what happens inside a kernel, block by block, from clocks read in the kernel itself.
 //
 //     gpuchrono::ScopedTimer<gpuchrono::DeviceClockPolicy> t(

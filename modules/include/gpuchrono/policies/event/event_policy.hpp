@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // EventPolicy: a CUDA event pair recorded on the timed stream, on that stream's device.
 //
 // The interval is GPU time between the two records: the work enqueued between start and stop, plus the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // HostClockPolicy: the host's steady_clock, for timing host code. Kernel launches return before the kernel
 // runs (docs/pitfalls-catalog.md #1), so around GPU work this clock measures the launch, not the work: HostSyncPolicy or
 // EventPolicy time GPU work. What it checks depends on how it is built:

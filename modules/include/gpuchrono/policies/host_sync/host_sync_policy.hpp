@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // HostSyncPolicy: the host's steady_clock, with the GPU drained at both ends, so the interval holds all of
 // the GPU work enqueued between start and stop, plus launch and synchronisation latency (docs/pitfalls-catalog.md #22:
 // D + 12..16 us for a D-us kernel on an H100). It is what a user's wall clock sees.

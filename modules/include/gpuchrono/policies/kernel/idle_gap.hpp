@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How long a device had run none of this process's work before a KernelPolicy scope's first activity started
 // (the gpu-idle-before finding, idle_gap_finding.hpp). Free of CUPTI, so CPU tests can drive it with made-up
 // records.

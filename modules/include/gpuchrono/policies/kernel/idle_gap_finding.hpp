@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpu-idle-before: a KernelPolicy reading whose first activity started after its device had run none of the
 // process's work for at least idle_gap_threshold_ns, or its stream for stream_idle_threshold_ns (idle_gap.hpp
 // measures both gaps). Pure, so CPU tests can feed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // KernelPolicy: the GPU's own timing of every kernel, memcpy and memset that the scope's thread launched between
 // start and stop, read from CUPTI activity records (the kernel's lifetime on the GPU: a D-us spin reads
 // D + ~0.85 us on an H100, where an event pair reads D + 6 us; see docs/pitfalls-catalog.md rows 7 and 22).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Stream-mode attribution by bounds: which activity records belong to a KernelPolicy scope, found from the two
 // marks the scope placed on its own stream (stream_marker.hpp), with no launch callback. Free of CUPTI so that
 // CPU tests can drive it with made-up records.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::views::block_durations: the Duration of each sample (block_duration).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::views::iteration_durations: the Duration of one iteration of each sample (iteration_duration).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::views::launch_skew: when each sample started, after the earliest start.
 #pragma once
 

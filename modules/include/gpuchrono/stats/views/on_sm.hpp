@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::views::on_sm: only the samples that started on one SM.
 #pragma once
 

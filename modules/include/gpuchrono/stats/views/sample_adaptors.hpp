@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The adaptors the views over per-block samples are made of: a transform or a filter of the samples by a
 // named function object. Named function objects rather than lambdas or function pointers: the view types stay
 // nameable and default-constructible, and the same entity is seen by every translation unit and by the module.

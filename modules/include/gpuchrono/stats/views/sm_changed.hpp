@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono::views::sm_changed: only the samples whose %smid changed between start and stop.
 #pragma once
 
