@@ -3,6 +3,7 @@
 // host time per call of a scope, and a warmed stream.
 #pragma once
 
+#include <gpuchrono/api.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/duration.hpp>
 
@@ -63,3 +64,18 @@ inline void warm(cudaStream_t stream) {
 }
 
 }  // namespace bench
+
+// The names the timer benchmarks spell unqualified, declared once here rather than at the top of each program;
+// only benchmark programs include this header, so global using-declarations reach nothing else.
+using gpuchrono::Duration;
+using gpuchrono::EventPolicy;
+using gpuchrono::KernelPolicy;
+using gpuchrono::ScopedTimer;
+namespace kernels = gpuchrono::kernels;
+using bench::Clock;
+using bench::Spread;
+using bench::spread;
+using bench::ns_since;
+using bench::ns_per_scope;
+using bench::launch_call_ns;
+using bench::warm;

@@ -31,17 +31,6 @@
 
 #include <gpuchrono/api.hpp>
 
-using gpuchrono::Duration;
-using gpuchrono::EventPolicy;
-using gpuchrono::KernelPolicy;
-using gpuchrono::ScopedTimer;
-namespace kernels = gpuchrono::kernels;
-using bench::Clock;
-using bench::Spread;
-using bench::spread;
-using bench::ns_since;
-using bench::ns_per_scope;
-
 namespace {
 
 // Host ns per call of each of `scopes`, measured in interleaved rounds (one batch of each per round, the queue

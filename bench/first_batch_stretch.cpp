@@ -28,16 +28,6 @@
 
 #include <gpuchrono/api.hpp>
 
-using gpuchrono::Duration;
-using gpuchrono::EventPolicy;
-using gpuchrono::KernelPolicy;
-using gpuchrono::ScopedTimer;
-namespace kernels = gpuchrono::kernels;
-using bench::Clock;
-using bench::Spread;
-using bench::spread;
-using bench::ns_since;
-
 namespace {
 
 // [12] What stretches a kernel with nothing else running: one thread times 1000 lazy stream-mode KernelPolicy scopes

@@ -24,17 +24,6 @@
 
 #include <gpuchrono/api.hpp>
 
-using gpuchrono::Duration;
-using gpuchrono::EventPolicy;
-using gpuchrono::KernelPolicy;
-using gpuchrono::ScopedTimer;
-namespace kernels = gpuchrono::kernels;
-using bench::Clock;
-using bench::Spread;
-using bench::spread;
-using bench::ns_since;
-using bench::warm;
-
 namespace {
 
 // Child process: the first scope of `which` policy in a fresh process (after 20 warm-up spins),

@@ -52,18 +52,6 @@
 
 #include <gpuchrono/api.hpp>
 
-using gpuchrono::Duration;
-using gpuchrono::EventPolicy;
-using gpuchrono::KernelPolicy;
-using gpuchrono::ScopedTimer;
-namespace kernels = gpuchrono::kernels;
-using bench::Clock;
-using bench::Spread;
-using bench::spread;
-using bench::ns_since;
-using bench::launch_call_ns;
-using bench::warm;
-
 namespace {
 
 // Mean host time of a launch call over 2000 spins of 20 us launched back to back, never drained: the queue

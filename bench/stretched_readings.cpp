@@ -28,16 +28,6 @@
 
 #include <gpuchrono/api.hpp>
 
-using gpuchrono::Duration;
-using gpuchrono::EventPolicy;
-using gpuchrono::KernelPolicy;
-using gpuchrono::ScopedTimer;
-namespace kernels = gpuchrono::kernels;
-using bench::Clock;
-using bench::Spread;
-using bench::spread;
-using bench::ns_since;
-
 namespace {
 
 // Four threads, each timing 200 spin(20 us) with lazy stream-mode scopes on its own stream, 5 runs. A reading
