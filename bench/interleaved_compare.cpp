@@ -22,6 +22,7 @@
 #include <vadd.hpp>
 
 #include "device_banner.hpp"
+#include "verdict_counts.hpp"
 
 #include <gpuchrono/checks/check_gpu_state.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
@@ -103,17 +104,8 @@ private:
     std::thread thread_;
 };
 
-struct Row {
-    int faster = 0, slower = 0, none = 0, inconclusive = 0;
+struct Row : VerdictCounts {
     std::vector<double> wall_s, sampling_s, samples, drift_a;
-    void add(gpuchrono::Verdict v) {
-        switch (v) {
-            case gpuchrono::Verdict::faster: ++faster; break;
-            case gpuchrono::Verdict::slower: ++slower; break;
-            case gpuchrono::Verdict::no_difference: ++none; break;
-            case gpuchrono::Verdict::inconclusive: ++inconclusive; break;
-        }
-    }
 };
 
 void print_header() {

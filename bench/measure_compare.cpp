@@ -14,6 +14,7 @@
 #include <spin.hpp>
 
 #include "device_banner.hpp"
+#include "verdict_counts.hpp"
 
 #include <gpuchrono/measure/measure.hpp>  // kernel_method_available (not exported: a question for benchmarks)
 
@@ -193,21 +194,6 @@ void part_b(cudaStream_t stream, int runs) {
     std::printf("  beside: nvbench's default >= 0.5 s per measurement (min-time, 0.5%% noise, 15 s timeout); triton\n"
                 "  do_bench 0.125 s (25 ms warm-up + 100 ms of repetitions)\n");
 }
-
-struct VerdictCounts {
-    int faster = 0, slower = 0, none = 0, inconclusive = 0;
-    void add(gpuchrono::Verdict v) {
-        switch (v) {
-            case gpuchrono::Verdict::faster: ++faster; break;
-            case gpuchrono::Verdict::slower: ++slower; break;
-            case gpuchrono::Verdict::no_difference: ++none; break;
-            case gpuchrono::Verdict::inconclusive: ++inconclusive; break;
-        }
-    }
-    void print(int n) const {
-        std::printf("faster %d, slower %d, no difference %d, inconclusive %d (of %d)", faster, slower, none, inconclusive, n);
-    }
-};
 
 // `pairs` comparisons of a fresh series of spin(a) against a fresh one of spin(b): the verdicts, each change
 // (signed) and the wall time they took.
