@@ -162,6 +162,18 @@ gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uin
     return series;
 }
 
+// The verdict and the change with its interval, first in the dict of both comparisons (of two Series and of two
+// callables), under the same keys: Python code reads either result the same way.
+template <class Comparison>
+nb::dict verdict_dict(const Comparison& c) {
+    nb::dict d;
+    d["verdict"] = std::string(gpuchrono::to_string(c.verdict));
+    d["change"] = c.change;
+    d["change_low"] = c.change_low;
+    d["change_high"] = c.change_high;
+    return d;
+}
+
 // compare(fn_a, fn_b): both callables interleaved by the C++ library; an exception one of them raised is raised
 // again here, with its traceback, after the comparison has unwound.
 nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t stream, const std::string& method,
@@ -201,11 +213,7 @@ nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t st
         }
     }
     if (raised) throw std::move(*raised);
-    nb::dict d;
-    d["verdict"] = std::string(gpuchrono::to_string(r.verdict));
-    d["change"] = r.change;
-    d["change_low"] = r.change_low;
-    d["change_high"] = r.change_high;
+    nb::dict d = verdict_dict(r);
     d["looks"] = r.looks;
     d["samples_a"] = r.samples_a;
     d["samples_b"] = r.samples_b;
@@ -291,11 +299,7 @@ NB_MODULE(_gpuchrono, m) {
 
     m.def("_compare", [](const gpuchrono::Series& a, const gpuchrono::Series& b) {
         const gpuchrono::Comparison c = gpuchrono::compare(a, b);
-        nb::dict d;
-        d["verdict"] = std::string(gpuchrono::to_string(c.verdict));
-        d["change"] = c.change;
-        d["change_low"] = c.change_low;
-        d["change_high"] = c.change_high;
+        nb::dict d = verdict_dict(c);
         d["p_value"] = c.p_value;
         d["median_a_ns"] = c.median_a.ns();
         d["median_b_ns"] = c.median_b.ns();
