@@ -7,6 +7,8 @@
 #include <gpuchrono/report/roofline_svg.hpp>
 #include <gpuchrono/report/units.hpp>
 
+#include "throughput_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -288,13 +290,7 @@ std::string measure_list(const Experiment& e) {
                            to_string(Duration::from_ns(m.warmup_ns)) + ", " + std::to_string(m.warmup_calls) + " calls: " +
                            m.warmup_ended + "; stopped: " + m.stop_reason + " after " + to_string(Duration::from_ns(m.sampling_ns));
         if (m.flagged > 0) line += "; " + std::to_string(m.flagged) + " samples under a low or capped SM clock";
-        if (std::isfinite(m.bytes_per_second)) {
-            line += "; " + format_fixed(m.bytes_per_second / 1e9, 1) + " GB/s";
-            if (std::isfinite(m.peak_bytes_per_second))
-                line += " (" + percent(m.bytes_per_second / m.peak_bytes_per_second) + " of the " +
-                        format_fixed(m.peak_bytes_per_second / 1e9, 0) + " GB/s peak)";
-        }
-        if (std::isfinite(m.items_per_second)) line += "; " + format_fixed(m.items_per_second / 1e9, 3) + " G items/s";
+        line += throughput_text(m, percent);
         out += "<li><strong>" + escape(s.name) + "</strong>: " + escape(line) + "</li>\n";
     }
     return out.empty() ? out : "<h3>How measure() took them</h3>\n<ul>\n" + out + "</ul>\n";

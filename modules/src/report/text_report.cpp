@@ -7,6 +7,7 @@
 #include <gpuchrono/report/timeline_summary.hpp>
 #include <gpuchrono/report/units.hpp>
 
+#include "throughput_text.hpp"
 #include "utf8.hpp"
 
 #include <algorithm>
@@ -142,13 +143,7 @@ std::string measure_text(const Experiment& e, const std::string& indent) {
         if (m.flagged > 0)
             line += "; " + std::to_string(m.flagged) + " samples under a low or capped SM clock" +
                     (m.excluded > 0 ? " (" + std::to_string(m.excluded) + " excluded)" : std::string(" (kept)"));
-        if (std::isfinite(m.bytes_per_second)) {
-            line += "; " + format_fixed(m.bytes_per_second / 1e9, 1) + " GB/s";
-            if (std::isfinite(m.peak_bytes_per_second))
-                line += " (" + percent(m.bytes_per_second / m.peak_bytes_per_second) + " of the " +
-                        format_fixed(m.peak_bytes_per_second / 1e9, 0) + " GB/s peak)";
-        }
-        if (std::isfinite(m.items_per_second)) line += "; " + format_fixed(m.items_per_second / 1e9, 3) + " G items/s";
+        line += throughput_text(m, percent);
         out += wrap(line, text_width, indent);
     }
     return out;
