@@ -112,6 +112,22 @@ MedianCi median_ci(const SampleSeries& s) {
     return {i.low_ns, i.high_ns, i.coverage, false};
 }
 
+// The median with its confidence interval as three table columns, under the same headings and data keys in the
+// summary and in each experiment's series table, so that the page reads (and its checks find) them alike.
+struct MedianCiColumns {
+    std::vector<double> median, low, high;
+    void add(const SampleSeries& s, const MedianCi& ci) {
+        median.push_back(s.stats.median.ns());
+        low.push_back(ci.low);
+        high.push_back(ci.high);
+    }
+    void put(Table& t) const {
+        t.times("median", "median_ns", median);
+        t.times("CI low", "ci_low_ns", low);
+        t.times("CI high", "ci_high_ns", high);
+    }
+};
+
 std::string percent(double ratio) {
     return std::isfinite(ratio) ? format_fixed(ratio * 100.0, ratio < 0.1 ? 2 : 1) + "%" : std::string("-");
 }
@@ -193,16 +209,14 @@ std::string experiment_name(const Experiment& e, std::size_t index) {
 std::string summary_table(const Report& report, const std::map<const Finding*, std::string>& anchors) {
     Table t("Results: the median of every series with the 95% confidence interval of the median", "summary");
     std::vector<std::string> experiments, names, counts, ci_cov, finding_cells, rows;
-    std::vector<double> median, low, high;
+    MedianCiColumns median_columns;
     for (const Experiment& e : report.experiments)
         for (const SampleSeries& s : e.series) {
             const MedianCi ci = median_ci(s);
             experiments.push_back(e.title.empty() ? e.id : e.title);
             names.push_back(s.name);
             counts.push_back(html::number_cell("count", static_cast<double>(s.stats.count), std::to_string(s.stats.count)));
-            median.push_back(s.stats.median.ns());
-            low.push_back(ci.low);
-            high.push_back(ci.high);
+            median_columns.add(s, ci);
             ci_cov.push_back(percent(ci.coverage) + (ci.from_measure ? " (measure)" : std::isnan(ci.low) ? "" : " (samples)"));
             finding_cells.push_back(codes_cell(s.findings, anchors));
             rows.push_back(series_attributes(e, s));
@@ -211,9 +225,7 @@ std::string summary_table(const Report& report, const std::map<const Finding*, s
     t.text("experiment", experiments);
     t.text("series", names);
     t.raw("n", counts);
-    t.times("median", "median_ns", median);
-    t.times("CI low", "ci_low_ns", low);
-    t.times("CI high", "ci_high_ns", high);
+    median_columns.put(t);
     t.text("coverage", ci_cov);
     t.raw("findings", finding_cells);
     t.row_attributes(rows);
@@ -244,16 +256,15 @@ std::string series_table(const Experiment& e, const std::map<const Finding*, std
     if (e.series.empty()) return {};
     Table t("Series: every timed scope's statistics");
     std::vector<std::string> names, policies, counts, failed, finding_cells, rows;
-    std::vector<double> median, low, high, min, mean, p95, max, cv;
+    MedianCiColumns median_columns;
+    std::vector<double> min, mean, p95, max, cv;
     for (const SampleSeries& s : e.series) {
         const MedianCi ci = median_ci(s);
         names.push_back(s.name);
         policies.push_back(s.policy);
         counts.push_back(html::number_cell("count", static_cast<double>(s.stats.count), std::to_string(s.stats.count)));
         failed.push_back(html::number_cell("failed", static_cast<double>(s.failed), std::to_string(s.failed)));
-        median.push_back(s.stats.median.ns());
-        low.push_back(ci.low);
-        high.push_back(ci.high);
+        median_columns.add(s, ci);
         min.push_back(s.stats.min.ns());
         mean.push_back(s.stats.mean.ns());
         p95.push_back(s.stats.p95.ns());
@@ -266,9 +277,7 @@ std::string series_table(const Experiment& e, const std::map<const Finding*, std
     t.text("policy", policies);
     t.raw("n", counts);
     t.raw("failed", failed);
-    t.times("median", "median_ns", median);
-    t.times("CI low", "ci_low_ns", low);
-    t.times("CI high", "ci_high_ns", high);
+    median_columns.put(t);
     t.times("min", "min_ns", min);
     t.times("mean", "mean_ns", mean);
     t.times("p95", "p95_ns", p95);
