@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string>
 #include <utility>
 
 // The build's default reaction (CMake cache variable GPUCHRONO_FINDING_REACTION): a bare word, stringified here.
@@ -30,20 +31,24 @@ constexpr int unset = -1;
 std::atomic<int> process_reaction{unset};
 thread_local int thread_reaction = unset;
 
+// A setting read from the environment variable `name`: `fallback` when it is unset or empty, else what `parse`
+// makes of it. A value `parse` refuses is not silently dropped: stderr says that it is not one of `accepted` and
+// what is done `instead`, in one format for every such variable.
+template <class T, class Parse>
+T setting_from_environment(const char* name, T fallback, Parse parse, const char* accepted, const std::string& instead) {
+    const char* env = std::getenv(name);
+    if (!env || !*env) return fallback;
+    if (const std::optional<T> parsed = parse(env)) return *parsed;
+    std::fprintf(stderr, "gpuchrono: %s=\"%s\" is not %s; %s\n", name, env, accepted, instead.c_str());
+    return fallback;
+}
+
 Reaction built_in_default() noexcept {
     static const Reaction r = [] {
         const std::optional<Reaction> compiled = parse_reaction(GPUCHRONO_STRINGIFY(GPUCHRONO_FINDING_REACTION));
-        Reaction chosen = compiled.value_or(Reaction::report);
-        if (const char* env = std::getenv("GPUCHRONO_FINDINGS"); env && *env) {
-            if (const std::optional<Reaction> from_env = parse_reaction(env))
-                chosen = *from_env;
-            else
-                std::fprintf(stderr,
-                             "gpuchrono: GPUCHRONO_FINDINGS=\"%s\" is not collect, report or throw; findings are "
-                             "handled with \"%s\"\n",
-                             env, to_string(chosen));
-        }
-        return chosen;
+        const Reaction chosen = compiled.value_or(Reaction::report);
+        return setting_from_environment("GPUCHRONO_FINDINGS", chosen, parse_reaction, "collect, report or throw",
+                                        "findings are handled with \"" + std::string(to_string(chosen)) + "\"");
     }();
     return r;
 }
@@ -71,19 +76,9 @@ std::optional<Severity> parse_severity(std::string_view text) noexcept {
 }
 
 Severity built_in_print_level() noexcept {
-    static const Severity level = [] {
-        Severity chosen = Severity::warning;
-        if (const char* env = std::getenv("GPUCHRONO_FINDINGS_PRINT"); env && *env) {
-            if (const std::optional<Severity> from_env = parse_severity(env))
-                chosen = *from_env;
-            else
-                std::fprintf(stderr,
-                             "gpuchrono: GPUCHRONO_FINDINGS_PRINT=\"%s\" is not info, warning or error; printing "
-                             "findings of severity warning and above\n",
-                             env);
-        }
-        return chosen;
-    }();
+    static const Severity level =
+        setting_from_environment("GPUCHRONO_FINDINGS_PRINT", Severity::warning, parse_severity, "info, warning or error",
+                                 "printing findings of severity warning and above");
     return level;
 }
 
