@@ -28,32 +28,33 @@ CheckResult check_faster(const SequentialComparison& c);
 
 namespace detail {
 CheckResult refused_check(const SequentialCompareOptions& options, const std::exception& e);
+
+// `check()`, or the failed result saying why the comparison it runs was refused: both checks of two callables
+// turn a refusal into a failed check, not an exception, and must do it alike.
+template <class Check>
+CheckResult unless_refused(const SequentialCompareOptions& options, Check&& check) {
+    try {
+        return check();
+    } catch (const std::invalid_argument& e) {
+        return refused_check(options, e);
+    } catch (const std::runtime_error& e) {
+        return refused_check(options, e);
+    }
+}
 }  // namespace detail
 
 template <class A, class B>
     requires(std::invocable<A&, cudaStream_t> || std::invocable<A&>) && (std::invocable<B&, cudaStream_t> || std::invocable<B&>)
 CheckResult check_not_slower(A&& base, B&& candidate, const SequentialCompareOptions& options = {},
                              std::source_location where = std::source_location::current()) {
-    try {
-        return check_not_slower(compare(base, candidate, options, where));
-    } catch (const std::invalid_argument& e) {
-        return detail::refused_check(options, e);
-    } catch (const std::runtime_error& e) {
-        return detail::refused_check(options, e);
-    }
+    return detail::unless_refused(options, [&] { return check_not_slower(compare(base, candidate, options, where)); });
 }
 
 template <class A, class B>
     requires(std::invocable<A&, cudaStream_t> || std::invocable<A&>) && (std::invocable<B&, cudaStream_t> || std::invocable<B&>)
 CheckResult check_faster(A&& base, B&& candidate, const SequentialCompareOptions& options = {},
                          std::source_location where = std::source_location::current()) {
-    try {
-        return check_faster(compare(base, candidate, options, where));
-    } catch (const std::invalid_argument& e) {
-        return detail::refused_check(options, e);
-    } catch (const std::runtime_error& e) {
-        return detail::refused_check(options, e);
-    }
+    return detail::unless_refused(options, [&] { return check_faster(compare(base, candidate, options, where)); });
 }
 
 }  // namespace gpuchrono
