@@ -115,15 +115,23 @@ void bind_timer(nb::module_& m, const char* name) {
         .def_prop_ro("findings", [](const T& t) { return findings_list(t.result().findings()); });
 }
 
-gpuchrono::MeasureOptions measure_options(const std::string& method, const std::string& cache, double target_width,
-                                          double max_time_s, std::uint64_t bytes_read, std::uint64_t bytes_written) {
-    gpuchrono::MeasureOptions o;
+// The method and cache state a Python call names, parsed alike for measure() and compare(fn_a, fn_b): "auto"
+// is the Python spelling of "automatic", and a name either parser refuses is a ValueError that lists `methods`,
+// the ones the call accepts.
+template <class Options>
+void set_method_and_cache(Options& o, const std::string& method, const std::string& cache, const std::string& methods) {
     const auto m = gpuchrono::method_from_string(method == "auto" ? "automatic" : method);
-    if (!m) throw std::invalid_argument("method must be \"auto\", \"kernel\", \"graph\", \"event\" or \"host\", not \"" + method + "\"");
+    if (!m) throw std::invalid_argument("method must be " + methods + ", not \"" + method + "\"");
     o.method = *m;
     const auto c = gpuchrono::cache_state_from_string(cache);
     if (!c) throw std::invalid_argument("cache must be \"warm\" or \"cold\", not \"" + cache + "\"");
     o.cache = *c;
+}
+
+gpuchrono::MeasureOptions measure_options(const std::string& method, const std::string& cache, double target_width,
+                                          double max_time_s, std::uint64_t bytes_read, std::uint64_t bytes_written) {
+    gpuchrono::MeasureOptions o;
+    set_method_and_cache(o, method, cache, "\"auto\", \"kernel\", \"graph\", \"event\" or \"host\"");
     o.target_relative_width = target_width;
     o.max_time = gpuchrono::Duration::from_s(max_time_s);
     o.bytes_read = bytes_read;
@@ -179,12 +187,7 @@ nb::dict verdict_dict(const Comparison& c) {
 nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t stream, const std::string& method,
                          const std::string& cache, double threshold, double confidence, double max_time_s) {
     gpuchrono::SequentialCompareOptions o;
-    const auto m = gpuchrono::method_from_string(method == "auto" ? "automatic" : method);
-    if (!m) throw std::invalid_argument("method must be \"auto\", \"kernel\" or \"event\", not \"" + method + "\"");
-    o.method = *m;
-    const auto c = gpuchrono::cache_state_from_string(cache);
-    if (!c) throw std::invalid_argument("cache must be \"warm\" or \"cold\", not \"" + cache + "\"");
-    o.cache = *c;
+    set_method_and_cache(o, method, cache, "\"auto\", \"kernel\" or \"event\"");
     o.stream = as_stream(stream);
     o.threshold = threshold;
     o.confidence = confidence;
