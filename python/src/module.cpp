@@ -140,6 +140,22 @@ gpuchrono::MeasureOptions measure_options(const std::string& method, const std::
     return o;
 }
 
+// `fn` as the library's launch function, for measure() and compare(fn_a, fn_b) alike: each call takes the GIL
+// and passes the stream as an int; an exception fn raises is kept in `raised`, to be raised again with its
+// traceback once the library has unwound, and CallableFailed carries the failure through the library meanwhile.
+// fn and raised must outlive the returned function.
+gpuchrono::detail::LaunchFn python_launch(nb::callable& fn, std::optional<nb::python_error>& raised) {
+    return [&fn, &raised](cudaStream_t s) {
+        nb::gil_scoped_acquire locked;
+        try {
+            fn(nb::int_(reinterpret_cast<std::uintptr_t>(s)));
+        } catch (nb::python_error& e) {
+            raised.emplace(std::move(e));
+            throw CallableFailed();
+        }
+    };
+}
+
 gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uintptr_t stream,
                               const gpuchrono::MeasureOptions& options) {
     std::optional<nb::python_error> raised;
@@ -148,15 +164,7 @@ gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uin
         nb::gil_scoped_release unlocked;  // other Python threads run while the loop waits on the GPU
         // The stream measure() hands over (the graph method's capture stream, not always the user's) goes to fn;
         // the package's wrapper makes it torch's and CuPy's current stream for callables that take none.
-        const gpuchrono::detail::LaunchFn launch = [&](cudaStream_t s) {
-            nb::gil_scoped_acquire locked;
-            try {
-                fn(nb::int_(reinterpret_cast<std::uintptr_t>(s)));
-            } catch (nb::python_error& e) {
-                raised.emplace(std::move(e));
-                throw CallableFailed();
-            }
-        };
+        const gpuchrono::detail::LaunchFn launch = python_launch(fn, raised);
         try {
             series = gpuchrono::detail::measure_erased(name, as_stream(stream), launch, true, options,
                                                        std::source_location::current());
@@ -197,18 +205,7 @@ nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t st
     gpuchrono::SequentialComparison r;
     {
         nb::gil_scoped_release unlocked;
-        const auto wrap = [&raised](nb::callable& fn) {
-            return gpuchrono::detail::LaunchFn([&fn, &raised](cudaStream_t s) {
-                nb::gil_scoped_acquire locked;
-                try {
-                    fn(nb::int_(reinterpret_cast<std::uintptr_t>(s)));
-                } catch (nb::python_error& e) {
-                    raised.emplace(std::move(e));
-                    throw CallableFailed();
-                }
-            });
-        };
-        const gpuchrono::detail::LaunchFn a = wrap(fn_a), b = wrap(fn_b);
+        const gpuchrono::detail::LaunchFn a = python_launch(fn_a, raised), b = python_launch(fn_b, raised);
         try {
             r = gpuchrono::detail::compare_interleaved(a, true, b, true, o, std::source_location::current());
         } catch (...) {
