@@ -66,11 +66,22 @@ BOOST_AUTO_TEST_CASE(a_longer_spin_is_found_slower_by_each_method_warm_and_cold)
                 [&](cudaStream_t s) { ++calls_a; kernels::launch_spin(spin_length, s); },
                 [&](cudaStream_t s) { ++calls_b; kernels::launch_spin(spin_length * 1.05, s); }, o);
             BOOST_TEST_MESSAGE(gpuchrono::to_string(method) << ", " << gpuchrono::to_string(cache) << ": " << c);
-            BOOST_TEST((c.verdict == gpuchrono::Verdict::slower));
             BOOST_TEST((c.method == method));
             BOOST_TEST((c.cache == cache));
-            BOOST_TEST(c.change > 0.02);
-            BOOST_TEST(c.change < 0.10);
+            // Where the readings are the kernel's (a median under twice the spin), 2 s decide a 5% change. Under a
+            // sanitizer on a loaded host an event reading also holds milliseconds of the host's part (5-7 ms for a
+            // 20 us spin, spread by +-30%): then the budget may end first, and what must hold is that no verdict
+            // was made and the interval still holds the true change.
+            const bool readings_are_the_kernels = c.median_a.ns() < 2.0 * spin_length.ns();
+            if (readings_are_the_kernels || c.verdict != gpuchrono::Verdict::inconclusive) {
+                BOOST_TEST((c.verdict == gpuchrono::Verdict::slower));
+                BOOST_TEST(c.change > 0.02);
+                BOOST_TEST(c.change < 0.10);
+            } else {
+                BOOST_TEST(c.reason.find("max_time") != std::string::npos, c.reason);
+                BOOST_TEST(c.change_low < 0.05);
+                BOOST_TEST(c.change_high > 0.05);
+            }
             BOOST_TEST(c.change_low <= c.change);
             BOOST_TEST(c.change <= c.change_high);
             BOOST_TEST(c.samples_a == c.samples_b);
@@ -112,7 +123,11 @@ BOOST_AUTO_TEST_CASE(max_time_ends_inconclusive_with_the_width) {
     const gpuchrono::SequentialComparison c = gpuchrono::compare(spin, spin, o);
     BOOST_TEST((c.verdict == gpuchrono::Verdict::inconclusive));
     BOOST_TEST(c.reason.find("max_time") != std::string::npos, c.reason);
-    BOOST_TEST(c.reason.find("wide") != std::string::npos, c.reason);
+    // The width reached, once there was a look; a host slowed by a sanitizer may not reach the first in 20 ms.
+    if (c.looks > 0)
+        BOOST_TEST(c.reason.find("wide") != std::string::npos, c.reason);
+    else
+        BOOST_TEST(c.reason.find("no look yet") != std::string::npos, c.reason);
 }
 
 BOOST_AUTO_TEST_CASE(bad_inputs_are_refused_without_a_verdict) {
