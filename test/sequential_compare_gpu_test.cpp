@@ -190,11 +190,21 @@ BOOST_AUTO_TEST_CASE(checks_take_two_callables) {
     o.seed = 3;
     const gpuchrono::CheckResult same = gpuchrono::check_not_slower(spin, spin, o);
     BOOST_TEST(same.passed, same.message);
+    // On a host slowed by a sanitizer under load, event readings hold milliseconds of the host's part and the 2 s
+    // budget can end undecided. A check may then say so, but only where a comparison's readings show that cause.
+    const auto undecided_on_a_slowed_host = [&](const gpuchrono::CheckResult& r) {
+        if (r.message.find("inconclusive at max_time") == std::string::npos) return false;
+        const gpuchrono::SequentialComparison probe = gpuchrono::compare(spin, spin, o);
+        BOOST_TEST_MESSAGE("undecided; the same spin against itself read " << probe.median_a);
+        return probe.median_a.ns() >= 2.0 * spin_length.ns();
+    };
     const gpuchrono::CheckResult slower = gpuchrono::check_not_slower(spin, longer, o);
-    BOOST_TEST(!slower.passed, slower.message);
-    BOOST_TEST(slower.message.find("is slower") != std::string::npos, slower.message);
+    if (!undecided_on_a_slowed_host(slower)) {
+        BOOST_TEST(!slower.passed, slower.message);
+        BOOST_TEST(slower.message.find("is slower") != std::string::npos, slower.message);
+    }
     const gpuchrono::CheckResult faster = gpuchrono::check_faster(longer, spin, o);
-    BOOST_TEST(faster.passed, faster.message);
+    if (!undecided_on_a_slowed_host(faster)) BOOST_TEST(faster.passed, faster.message);
     const gpuchrono::CheckResult refused = gpuchrono::check_not_slower(spin, [](cudaStream_t) {}, o);
     BOOST_TEST(!refused.passed);
     BOOST_TEST(refused.message.find("cannot compare") == 0u, refused.message);
