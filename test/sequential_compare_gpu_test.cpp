@@ -68,11 +68,12 @@ BOOST_AUTO_TEST_CASE(a_longer_spin_is_found_slower_by_each_method_warm_and_cold)
             BOOST_TEST_MESSAGE(gpuchrono::to_string(method) << ", " << gpuchrono::to_string(cache) << ": " << c);
             BOOST_TEST((c.method == method));
             BOOST_TEST((c.cache == cache));
-            // Where the readings are the kernel's (a median under twice the spin), 2 s decide a 5% change. Under a
-            // sanitizer on a loaded host an event reading also holds the host's part (0.3-7 ms for a 20 us spin),
-            // so the 1 us between the spins is a fraction of a percent of it: then any verdict but the wrong
-            // direction is right, and one that ran out of time says so.
-            const bool readings_are_the_kernels = c.median_a.ns() < 2.0 * spin_length.ns();
+            // Where the readings are the kernel's (a median under 1.5x the spin: 20.9 us by CUPTI, 24.2 us by events on
+            // a quiet H100), 2 s decide a 5% change. Under a sanitizer on a loaded host an event reading also holds
+            // the host's part (35 us to 7 ms for a 20 us spin, spread by tens of percent), and the 1 us between
+            // the spins is lost in its noise: then any verdict but the wrong direction is right, and one that ran
+            // out of time says so.
+            const bool readings_are_the_kernels = c.median_a.ns() < 1.5 * spin_length.ns();
             if (readings_are_the_kernels) {
                 BOOST_TEST((c.verdict == gpuchrono::Verdict::slower));
                 BOOST_TEST(c.change > 0.02);
@@ -190,13 +191,13 @@ BOOST_AUTO_TEST_CASE(checks_take_two_callables) {
     o.seed = 3;
     const gpuchrono::CheckResult same = gpuchrono::check_not_slower(spin, spin, o);
     BOOST_TEST(same.passed, same.message);
-    // On a host slowed by a sanitizer under load, event readings hold the host's part (0.3-7 ms for a 20 us
+    // On a host slowed by a sanitizer under load, event readings hold the host's part (35 us to 7 ms for a 20 us
     // spin) and the 1 us between the spins is lost in it: a check may then miss the difference, but only where a
     // comparison's readings show that cause, and never in the wrong direction.
     const auto readings_hold_the_host = [&] {
         const gpuchrono::SequentialComparison probe = gpuchrono::compare(spin, spin, o);
         BOOST_TEST_MESSAGE("the same spin against itself read " << probe.median_a);
-        return probe.median_a.ns() >= 2.0 * spin_length.ns();
+        return probe.median_a.ns() >= 1.5 * spin_length.ns();
     };
     const gpuchrono::CheckResult slower = gpuchrono::check_not_slower(spin, longer, o);
     if (slower.passed || slower.message.find("is slower") == std::string::npos) {
