@@ -169,13 +169,57 @@ BOOST_AUTO_TEST_CASE(csv_tables_hold_every_value) {
     const gr::Report rep = report();
     BOOST_TEST(gr::has_kernel_metrics(rep));
     const std::string csv = gr::render_kernel_metrics_csv(rep);
-    BOOST_TEST(csv.starts_with("experiment,series,kernel,launch,device,metric,value,unit\n"));
-    BOOST_TEST(csv.find("kernels,copy,copy_kernel,0,0,dram__bytes_read.sum,268445184,byte\n") != std::string::npos, csv);
-    BOOST_TEST(csv.find("kernels,copy,fma_loop,0,0,lts__t_sector_hit_rate.pct,,%\n") != std::string::npos, csv);  // NaN: empty
+    BOOST_TEST(csv.starts_with("experiment,series,kernel,launch,device,metric,value,unit,note\n"));
+    BOOST_TEST(csv.find("kernels,copy,copy_kernel,0,0,dram__bytes_read.sum,268445184,byte,\n") != std::string::npos, csv);
+    BOOST_TEST(csv.find("kernels,copy,fma_loop,0,0,lts__t_sector_hit_rate.pct,,%,\n") != std::string::npos, csv);  // NaN: empty
     const std::string roof = gr::render_roofline_csv(rep);
     BOOST_TEST(roof.find("kernels,copy,fma_loop,0,fp32,2e+12,8e+06,0.04,250000,5e+13,6.690816e+13,compute,") !=
                std::string::npos, roof);
     BOOST_TEST(roof.find(",compute,6.690816e+13,3.35232e+12\n") != std::string::npos, roof);
+}
+
+// A hit rate of 101.06% (seen for an FMA loop on an H100) and a negative count: each carries a note, kept through
+// JSON, marked in the text table and listed under it, and in its CSV column; values in range carry none.
+BOOST_AUTO_TEST_CASE(values_outside_their_units_range_carry_a_note) {
+    BOOST_TEST(gm::out_of_range_note("%", 51.63).empty());
+    BOOST_TEST(gm::out_of_range_note("%", 100.0).empty());
+    BOOST_TEST(gm::out_of_range_note("%", 0.0).empty());
+    BOOST_TEST(gm::out_of_range_note("%", gm::metric_not_measured).empty());
+    BOOST_TEST(gm::out_of_range_note("", -3.0).empty());  // a ratio may be anything
+    BOOST_TEST(gm::out_of_range_note("byte", 0.0).empty());
+    const std::string above = gm::out_of_range_note("%", 101.06);
+    BOOST_TEST(above.find("101.06% is outside a percentage's range 0..100") == 0u, above);
+    BOOST_TEST(above.find("read it as 100%") != std::string::npos, above);
+    BOOST_TEST(gm::out_of_range_note("%", -0.5).find("read it as 0%") != std::string::npos);
+    const std::string negative = gm::out_of_range_note("inst", -2.0);
+    BOOST_TEST(negative.find("-2 inst is negative") == 0u, negative);
+
+    gr::Report rep = report();
+    gm::MetricValue& hit = rep.experiments[0].series[0].kernel_metrics->kernels[1].values.back();
+    hit.value = 101.06;
+    BOOST_TEST(hit.note() == above);
+    const std::string json = gr::to_json(rep);
+    BOOST_TEST(json.find("\"note\": \"101.06% is outside") != std::string::npos, json);
+    const gr::Report back = gr::report_from_json(json);
+    BOOST_TEST(back.experiments[0].series[0].kernel_metrics->kernels[1].values.back().note() == above);
+    BOOST_TEST(back.experiments[0].series[0].kernel_metrics->kernels[0].values.back().note().empty());
+    const std::string text = gr::render_kernel_metrics_text(*back.experiments[0].series[0].kernel_metrics, "");
+    BOOST_TEST(text.find("101.1 *") != std::string::npos, text);  // four significant digits in the table
+    BOOST_TEST(text.find("* outside its unit's range: see the notes below") != std::string::npos, text);
+    std::string one_line;  // notes wrap at 100 columns: join the lines to read one as a whole
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\n') {
+            one_line += text[i];
+            continue;
+        }
+        while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+        one_line += ' ';
+    }
+    BOOST_TEST(one_line.find("note: * lts__t_sector_hit_rate.pct of fma_loop (launch 0): 101.06% is outside") != std::string::npos, text);
+    const std::string csv = gr::render_kernel_metrics_csv(back);
+    BOOST_TEST(csv.find("kernels,copy,fma_loop,0,0,lts__t_sector_hit_rate.pct,101.06,%,\"101.06% is outside") != std::string::npos, csv);
+    const std::string plain = gr::render_kernel_metrics_text(*report().experiments[0].series[0].kernel_metrics, "");
+    BOOST_TEST(plain.find("outside its unit's range") == std::string::npos, plain);
 }
 
 BOOST_AUTO_TEST_CASE(roofline_svg_draws_both_roofs_and_one_labelled_point_per_kernel) {

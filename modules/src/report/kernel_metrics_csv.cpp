@@ -27,14 +27,14 @@ bool has_kernel_metrics(const Report& report) noexcept {
 
 std::string render_kernel_metrics_csv(const Report& report) {
     std::string out;
-    row(out, {"experiment", "series", "kernel", "launch", "device", "metric", "value", "unit"});
+    row(out, {"experiment", "series", "kernel", "launch", "device", "metric", "value", "unit", "note"});
     for (const Experiment& e : report.experiments)
         for (const SampleSeries& s : e.series) {
             if (!s.kernel_metrics) continue;
             for (const metrics::KernelMetrics& k : s.kernel_metrics->kernels)
                 for (const metrics::MetricValue& v : k.values)
                     row(out, {csv_field(e.id), csv_field(s.name), csv_field(k.kernel), std::to_string(k.launch),
-                              std::to_string(k.device), csv_field(v.name), number(v.value), csv_field(v.unit)});
+                              std::to_string(k.device), csv_field(v.name), number(v.value), csv_field(v.unit), csv_field(v.note())});
         }
     return out;
 }

@@ -63,6 +63,7 @@ Json kernel_metrics_json(const metrics::MetricsResult& r) {
             m["name"] = v.name;
             m["value"] = v.value;
             m["unit"] = v.unit;
+            if (const std::string note = v.note(); !note.empty()) m["note"] = note;  // for readers of the file
             values.push_back(std::move(m));
         }
         Json kj = Json::object();

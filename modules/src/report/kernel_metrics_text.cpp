@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/report/kernel_metrics_text.hpp>
 
+#include <algorithm>
+
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/report/text_report.hpp>
 #include <gpuchrono/report/text_table.hpp>
@@ -72,8 +74,12 @@ std::string render_kernel_metrics_text(const metrics::MetricsResult& r, const st
         for (const metrics::KernelMetrics& k : r.kernels)
             for (const metrics::MetricValue& v : k.values)
                 t.row({k.kernel, std::to_string(k.launch), v.name,
-                       metric_value(v.value), v.unit});
+                       metric_value(v.value) + (v.note().empty() ? "" : " *"), v.unit});
         out += t.render(indent);
+        const bool marked = std::any_of(r.kernels.begin(), r.kernels.end(), [](const metrics::KernelMetrics& k) {
+            return std::any_of(k.values.begin(), k.values.end(), [](const metrics::MetricValue& v) { return !v.note().empty(); });
+        });
+        if (marked) out += indent + "* outside its unit's range: see the notes below\n";
     }
     if (r.peaks) out += render_peaks_text(*r.peaks, indent);
     if (!r.roofline.empty()) {
@@ -99,6 +105,14 @@ std::string render_kernel_metrics_text(const metrics::MetricsResult& r, const st
         out += t.render(indent);
     }
     for (const std::string& n : r.notes) out += wrap("note: " + n, text_width, indent);
+    // A value marked * whose note the collection did not list (a report written by hand, or by a filter).
+    for (const metrics::KernelMetrics& k : r.kernels)
+        for (const metrics::MetricValue& v : k.values) {
+            const std::string note = v.note();
+            if (note.empty()) continue;
+            const std::string n = v.name + " of " + k.kernel + " (launch " + std::to_string(k.launch) + "): " + note;
+            if (std::find(r.notes.begin(), r.notes.end(), n) == r.notes.end()) out += wrap("note: * " + n, text_width, indent);
+        }
     return valid_utf8(out);
 }
 

@@ -23,7 +23,16 @@ struct MetricValue {
     std::string name;
     double value = metric_not_measured;
     std::string unit;
+
+    // What the value's unit says of it when it cannot hold it (out_of_range_note); empty otherwise.
+    std::string note() const;
 };
+
+// A note for a value its unit cannot hold: a percentage outside 0..100, or a negative count, time, size or
+// rate; empty for a value in range, NaN, or a ratio (unit ""). The counters behind such a value are read apart
+// (e.g. a hit rate's hits and lookups), so it is shown as the device gave it, never clamped, but flagged: it is
+// not evidence of more than 100% or of a negative amount.
+std::string out_of_range_note(std::string_view unit, double value);
 
 // The metrics of every launch of one kernel name inside a scope (or of measure()'s callable). A kernel launched
 // several times gets one entry per launch, in launch order: `launch` numbers them from 0, so nothing is

@@ -458,6 +458,9 @@ MetricsResult RangeSession::finish() {
         k.device = plan_->device;
         for (std::size_t i = 0; i < names.size(); ++i) {
             k.values.push_back({plan_->metrics[i], values[i], plan_->units[i]});
+            if (const std::string note = k.values.back().note(); !note.empty())
+                result.notes.push_back(plan_->metrics[i] + " of " + k.kernel + " (launch " + std::to_string(k.launch) +
+                                       "): " + note);
             if (std::isnan(values[i]))  // never handed back silently: the evaluation found no counts
                 result.notes.push_back("the device returned NaN for " + plan_->metrics[i] + " of " + k.kernel +
                                        " (range " + std::to_string(range) + "): its counters were not collected");
