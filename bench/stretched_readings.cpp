@@ -3,7 +3,9 @@
 // gpu-idle-before after the device or the scope's stream idled), and how precise are gpu-idle-before's
 // thresholds? 4 threads x 200 lazy stream-mode scopes of spin(20 us) on their own streams, 5 runs: the readings
 // more than 500 ns above the thread-free median, which finding each carries, where the unflagged ones sat, and
-// the idle gaps eager scopes one after another leave.
+// the idle gaps eager scopes one after another leave. Then [13]: each finding code's precision (of the readings
+// carrying it, how many are stretched) and the recall of the stretched readings (how many carry a warning-level
+// finding, how many any finding), over the [10] runs and over single scopes after the device idled.
 //   bench_stretched_readings [CSV]   CSV: one row per reading, with its stream's and device's idle time before it
 // Not a test: it asserts nothing. Run on a GPU: bench_stretched_readings
 #include <cuda_runtime_api.h>
@@ -17,18 +19,61 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 
 #include <gpuchrono/api.hpp>
 
 namespace {
+
+// Per scenario: for each finding code, the readings carrying it and how many of them were stretched; and of
+// the stretched readings, how many carried a warning-level (or error) finding, and how many any finding.
+struct Tally {
+    struct Code { int carrying = 0, stretched = 0; };
+    std::map<std::string, Code> codes;
+    int readings = 0, stretched = 0, stretched_warned = 0, stretched_any = 0;
+
+    void add(const gpuchrono::Measurement& m, bool is_stretched) {
+        ++readings;
+        stretched += is_stretched;
+        bool warned = false;
+        std::set<std::string> seen;
+        for (const gpuchrono::Finding& f : m.findings()) {
+            if (!seen.insert(f.code).second) continue;
+            Code& c = codes[f.code];
+            ++c.carrying;
+            c.stretched += is_stretched;
+            warned = warned || f.severity != gpuchrono::Severity::info;
+        }
+        if (is_stretched) {
+            stretched_warned += warned;
+            stretched_any += !seen.empty();
+        }
+    }
+};
+
+double percent(int part, int whole) { return whole > 0 ? 100.0 * part / whole : NAN; }
+
+void print_tally(const char* scenario, const Tally& t) {
+    std::printf("  %s: %d readings, %d stretched; of the stretched, %d carry a warning-level finding (recall %.1f%%), "
+                "%d any finding (%.1f%%)\n",
+                scenario, t.readings, t.stretched, t.stretched_warned, percent(t.stretched_warned, t.stretched),
+                t.stretched_any, percent(t.stretched_any, t.stretched));
+    for (const auto& [code, c] : t.codes) {
+        const gpuchrono::FindingKind* kind = gpuchrono::find_finding_kind(code);
+        std::printf("    %-28s %-8s carried by %5d, of them stretched %5d (precision %.1f%%)\n", code.c_str(),
+                    kind ? gpuchrono::to_string(kind->severity) : "?", c.carrying, c.stretched, percent(c.stretched, c.carrying));
+    }
+}
 
 // Four threads, each timing 200 spin(20 us) with lazy stream-mode scopes on its own stream, 5 runs. A reading
 // more than 500 ns above the thread-free median was stretched by something; each must carry a finding:
@@ -44,7 +89,7 @@ double evidence(const gpuchrono::Measurement& m, std::string_view code, const st
     return -1;
 }
 
-void overlap_flags(const char* csv_path = nullptr) {
+void overlap_flags(Tally& tally, double& thread_free_median, const char* csv_path = nullptr) {
     std::printf("\n[10] 4 threads x 200 lazy stream-mode scopes of spin(20 us), own streams, 5 runs: readings > thread-free "
                 "median + 500 ns, and which finding each carries (concurrent-work-overlapped, gpu-idle-before)\n");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
@@ -71,6 +116,7 @@ void overlap_flags(const char* csv_path = nullptr) {
                                 static_cast<double>(solo_readings[i - 1].activities().back().end_ns));
     }
     const double median = spread(alone).median;
+    thread_free_median = median;
     std::FILE* csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
     if (csv_path && !csv) {
         std::fprintf(stderr, "bench_kernel_policy: cannot write %s: %s\n", csv_path, std::strerror(errno));
@@ -160,6 +206,7 @@ void overlap_flags(const char* csv_path = nullptr) {
                 }
                 overlap_total += overlap;
                 idle_total += idle;
+                tally.add(m, m.duration().ns() > median + 500);
                 if (m.duration().ns() > median + 500) {
                     ++stretched;
                     overlap_flagged += overlap;
@@ -200,6 +247,53 @@ void overlap_flags(const char* csv_path = nullptr) {
     }
 }
 
+// Single eager scopes, each after the device sat idle (a host sleep of `idle_ms` with nothing queued): the
+// situation of a scope in a program that does other things between kernels.
+void after_idle(Tally& tally, double median, int scopes, int idle_ms) {
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    cudaStream_t s = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a stream");
+    const Duration d = Duration::from_us(20);
+    for (int i = 0; i < scopes; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(idle_ms));
+        ScopedTimer<KernelPolicy> t(s);
+        kernels::launch_spin(d, s);
+        const gpuchrono::Measurement m = t.stop();
+        tally.add(m, m.duration().ns() > median + 500);
+    }
+    (void)cudaStreamDestroy(s);
+}
+
+// Eager scopes of a one-block spin(20 us) while another thread keeps the whole device busy on its own stream
+// (spins of 64 blocks of 1024 threads per SM, back to back): where the overlap warning must be right.
+void beside_full_device(Tally& tally, double median, int scopes) {
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    int sms = 0;
+    GPUCHRONO_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "reading the SM count");
+    std::atomic<bool> stop{false};
+    std::thread neighbour([&] {
+        cudaStream_t n = nullptr;
+        GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&n, cudaStreamNonBlocking), "creating the neighbour's stream");
+        while (!stop.load()) {
+            kernels::launch_spin(Duration::from_us(50), n, 64u * static_cast<unsigned>(sms), 1024);
+            GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(n), "waiting for the neighbour");
+        }
+        (void)cudaStreamDestroy(n);
+    });
+    cudaStream_t s = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a stream");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int i = 0; i < scopes; ++i) {
+        ScopedTimer<KernelPolicy> t(s);
+        kernels::launch_spin(Duration::from_us(20), s);
+        const gpuchrono::Measurement m = t.stop();
+        tally.add(m, m.duration().ns() > median + 500);
+    }
+    stop = true;
+    neighbour.join();
+    (void)cudaStreamDestroy(s);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -216,7 +310,23 @@ int main(int argc, char** argv) try {
         std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
         return 1;
     }
-    overlap_flags(argc == 2 ? argv[1] : nullptr);
+    Tally threads_tally;
+    double median = 0;
+    overlap_flags(threads_tally, median, argc == 2 ? argv[1] : nullptr);
+    std::printf("\n[13] precision and recall per finding code; stretched: over the thread-free median (%.0f ns) + 500 ns\n", median);
+    print_tally("[10] 4 threads x 200 lazy stream-mode scopes, 5 runs", threads_tally);
+    for (const int idle_ms : {1, 10}) {
+        Tally t;
+        after_idle(t, median, 200, idle_ms);
+        const std::string name = "single eager scopes of spin(20 us), each after " + std::to_string(idle_ms) + " ms idle, 200";
+        print_tally(name.c_str(), t);
+    }
+    {
+        Tally t;
+        beside_full_device(t, median, 200);
+        print_tally("single eager scopes of spin(20 us) beside another thread's full-device spins, 200", t);
+    }
+    std::printf("  targets: a warning-level code's precision >= 90%%; recall of the stretched readings >= 99%%\n");
     print_sm_clock("after the table");
     return 0;
 } catch (const std::exception& e) {

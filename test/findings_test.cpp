@@ -82,6 +82,7 @@ const std::vector<std::string_view> all_code_constants = {
     gpuchrono::codes::kernel_records_dropped,
     gpuchrono::codes::kernel_records_late,
     gpuchrono::codes::concurrent_work_overlapped,
+    gpuchrono::codes::concurrent_work_beside,
     gpuchrono::codes::gpu_idle_before,
     gpuchrono::codes::cupti_unavailable,
 };

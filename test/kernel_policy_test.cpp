@@ -99,6 +99,38 @@ BOOST_AUTO_TEST_CASE(overlap_with_other_streams_is_measured_against_the_busy_int
     BOOST_TEST(cupti::overlapping_work({}, others).empty());
 }
 
+// Overlap is reported as warning-level only where it could cost the reading more than about a microsecond:
+// kernels that each had SMs of their own beside the scope's do not share them.
+BOOST_AUTO_TEST_CASE(kernels_whose_blocks_fit_on_separate_sms_run_beside_the_scope) {
+    auto kernel = [](std::string name, std::uint64_t start, std::uint64_t end, std::uint32_t corr, std::uint32_t blocks) {
+        KernelActivity r = record(std::move(name), start, end, corr, 9);
+        r.grid[0] = blocks;
+        r.grid[1] = 1;
+        r.grid[2] = 1;
+        return r;
+    };
+    std::vector<KernelActivity> mine = {kernel("mine", 100, 200, 1, 2)};
+    mine[0].stream = 7;
+    const std::vector<KernelActivity> small = {kernel("a", 120, 180, 10, 1), kernel("b", 150, 250, 11, 1)};
+    const std::vector<cupti::Overlap> o = cupti::overlapping_work(mine, small);
+    BOOST_REQUIRE(o.size() == 2u);
+    BOOST_TEST(o[0].blocks == 1u);
+    BOOST_TEST(cupti::fits_beside(mine, o, 132));   // 2 + 1 + 1 blocks on 132 SMs
+    BOOST_TEST(cupti::fits_beside(mine, o, 4));     // exactly one SM each
+    BOOST_TEST(!cupti::fits_beside(mine, o, 3));    // one SM would hold two blocks
+    BOOST_TEST(!cupti::fits_beside(mine, o, 0));    // unknown SM count: say the worse
+    const std::vector<KernelActivity> big = {kernel("wide", 120, 180, 12, 200)};
+    BOOST_TEST(!cupti::fits_beside(mine, cupti::overlapping_work(mine, big), 132));
+    KernelActivity copy = record("memcpy DtoD", 120, 180, 13, 9);
+    copy.kind = gpuchrono::ActivityKind::memcpy;
+    const std::vector<cupti::Overlap> with_copy = cupti::overlapping_work(mine, std::vector<KernelActivity>{copy});
+    BOOST_REQUIRE(with_copy.size() == 1u);
+    BOOST_TEST(with_copy[0].blocks == 0u);
+    BOOST_TEST(!cupti::fits_beside(mine, with_copy, 132));  // a copy draws on the scope's memory
+    BOOST_TEST((gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_beside)->severity == gpuchrono::Severity::info));
+    BOOST_TEST((gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_overlapped)->severity == gpuchrono::Severity::warning));
+}
+
 BOOST_AUTO_TEST_CASE(the_store_keeps_records_that_arrive_after_stop_until_the_scope_collects) {
     cupti::ActivityStore store;
     const auto w = store.open_window(1000);

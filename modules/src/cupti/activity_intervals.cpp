@@ -85,6 +85,26 @@ Attribution attribute(std::vector<KernelActivity> launched, const ScopeFilter& f
     return out;
 }
 
+namespace {
+
+std::uint64_t grid_blocks(const KernelActivity& r) {
+    if (r.kind != ActivityKind::kernel) return 0;
+    return std::uint64_t{r.grid[0]} * std::uint64_t{r.grid[1]} * std::uint64_t{r.grid[2]};
+}
+
+}  // namespace
+
+bool fits_beside(std::span<const KernelActivity> counted, std::span<const Overlap> overlaps, int sm_count) {
+    if (sm_count <= 0) return false;
+    std::uint64_t blocks = 0;
+    for (const KernelActivity& r : counted) blocks += grid_blocks(r);
+    for (const Overlap& o : overlaps) {
+        if (o.kind != ActivityKind::kernel || o.blocks == 0) return false;
+        blocks += o.blocks;
+    }
+    return blocks <= static_cast<std::uint64_t>(sm_count);
+}
+
 std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, std::span<const KernelActivity> others) {
     std::set<std::uint32_t> own;
     std::map<int, std::vector<KernelActivity>> by_device;
@@ -100,7 +120,7 @@ std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, s
         auto it = busy.find(r.device);
         if (it == busy.end()) continue;
         if (const std::uint64_t shared = shared_ns(it->second, r.start_ns, r.end_ns); shared > 0)
-            out.push_back(Overlap{r.name, r.device, r.stream, shared, r.correlation_id});
+            out.push_back(Overlap{r.name, r.device, r.stream, shared, r.correlation_id, r.kind, grid_blocks(r)});
     }
     std::sort(out.begin(), out.end(), [](const Overlap& a, const Overlap& b) {
         return a.overlap_ns != b.overlap_ns ? a.overlap_ns > b.overlap_ns : a.correlation_id < b.correlation_id;

@@ -44,11 +44,21 @@ struct Overlap {
     std::uint32_t stream = 0;
     std::uint64_t overlap_ns = 0;  // time it shared with the scope's busy intervals on that device
     std::uint32_t correlation_id = 0;
+    ActivityKind kind = ActivityKind::kernel;
+    std::uint64_t blocks = 0;      // a kernel's grid size; 0 for a copy or a set
 };
 
 // The records of `others` (not the scope's) that overlapped the busy intervals of `counted` on the same
 // device, largest overlap first. Records of `others` whose correlation id is one of `counted` are ignored.
 std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, std::span<const KernelActivity> others);
+
+// Whether work that overlapped the scope's could have run beside it without sharing an SM: every overlapping
+// activity is a kernel (a copy or a set draws on the memory the scope's work uses), and the blocks of the scope's
+// kernels and of those kernels together are no more than the device's SMs, so each block can have an SM of its
+// own. Then the overlap costs a reading little (up to about 1 us on an H100, bench_stretched_readings [13]),
+// while work that shares SMs or memory can stretch it many times over (110 us alone vs 1113 us beside another
+// stream on an H100). `sm_count` <= 0 (unknown): false.
+bool fits_beside(std::span<const KernelActivity> counted, std::span<const Overlap> overlaps, int sm_count);
 
 // "name x3 (stream 7), other x1 (stream 9)": a compact list for a finding's message, at most `limit` names.
 std::string describe_activities(std::span<const KernelActivity> records, std::size_t limit = 4);

@@ -21,6 +21,7 @@
 #include <gpuchrono/policies/kernel/stream_bounds.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <initializer_list>
 #include <iterator>
@@ -36,6 +37,21 @@
 namespace gpuchrono {
 
 namespace detail {
+
+// A device's SM count, read once per device (the attribute is fixed); 0 when it cannot be read.
+int sm_count(int device) noexcept {
+    constexpr int most = 64;
+    static std::atomic<int> known[most] = {};
+    if (device < 0 || device >= most) return 0;
+    if (const int n = known[device].load(std::memory_order_relaxed); n > 0) return n;
+    int n = 0;
+    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    known[device].store(n, std::memory_order_relaxed);
+    return n;
+}
 
 // The (device, CUPTI stream) pairs that a stream-mode scope has timed in this process. Work launched between a
 // scope's marks on one of them is another scope's timed work, not work the user sent to the wrong stream: it is
@@ -351,12 +367,25 @@ private:
                     list += (i ? ", " : "") + overlaps[i].name + " (stream " + std::to_string(overlaps[i].stream) + ", " +
                             to_string(Duration::from_ns(static_cast<double>(overlaps[i].overlap_ns))) + " overlap)";
                 if (overlaps.size() > 4) list += " and " + std::to_string(overlaps.size() - 4) + " more";
-                found.push_back(make_finding(codes::concurrent_work_overlapped,
-                                             std::to_string(overlaps.size()) +
-                                                 " activities of other streams ran on the device while the scope's "
-                                                 "work ran, sharing its SMs and memory: " + list,
-                                             {{"overlapping_activities", static_cast<double>(overlaps.size())},
-                                              {"largest_overlap_ns", static_cast<double>(longest)}}));
+                // Kernels whose blocks all had SMs of their own beside the scope's leave its reading within about
+                // 1 us: said (info), not printed; work sharing SMs or memory can stretch it many times over.
+                const int sms = sm_count(filter_.device >= 0 ? filter_.device : device_);
+                if (cupti::fits_beside(split.counted, overlaps, sms))
+                    found.push_back(make_finding(codes::concurrent_work_beside,
+                                                 std::to_string(overlaps.size()) +
+                                                     " kernels of other streams ran on the device while the scope's work "
+                                                     "ran, their blocks and the scope's fitting on separate SMs (" +
+                                                     std::to_string(sms) + "): " + list,
+                                                 {{"overlapping_activities", static_cast<double>(overlaps.size())},
+                                                  {"largest_overlap_ns", static_cast<double>(longest)},
+                                                  {"sm_count", static_cast<double>(sms)}}));
+                else
+                    found.push_back(make_finding(codes::concurrent_work_overlapped,
+                                                 std::to_string(overlaps.size()) +
+                                                     " activities of other streams ran on the device while the scope's "
+                                                     "work ran, sharing its SMs and memory: " + list,
+                                                 {{"overlapping_activities", static_cast<double>(overlaps.size())},
+                                                  {"largest_overlap_ns", static_cast<double>(longest)}}));
             }
         }
         return found;
