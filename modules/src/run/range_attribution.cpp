@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "run/range_attribution.hpp"
+
+namespace gpuchrono::run {
+
+std::uint32_t RangeNames::intern(std::string_view name) {
+    const std::lock_guard guard(lock_);
+    const auto [it, added] = ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(names_.size()));
+    if (added) names_.push_back(it->first);
+    return it->second;
+}
+
+std::string RangeNames::name(std::uint32_t id) const {
+    const std::lock_guard guard(lock_);
+    return id < names_.size() ? names_[id] : std::string();
+}
+
+void CorrelationMap::remember(std::uint32_t correlation, LaunchContext context) {
+    const std::lock_guard guard(lock_);
+    map_[correlation] = context;
+}
+
+LaunchContext CorrelationMap::take(std::uint32_t correlation) {
+    const std::lock_guard guard(lock_);
+    const auto it = map_.find(correlation);
+    if (it == map_.end()) return {};
+    const LaunchContext c = it->second;
+    map_.erase(it);
+    return c;
+}
+
+std::size_t CorrelationMap::size() const {
+    const std::lock_guard guard(lock_);
+    return map_.size();
+}
+
+}  // namespace gpuchrono::run

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Which NVTX range a GPU activity belongs to: the innermost range open on the thread that launched it, when
+// it launched. NVTX push/pop arrive per thread (each thread its own RangeStack); the launch callback knows the
+// launch's correlation id, which CUPTI's activity record carries later on another thread. Only launches made
+// inside a range are remembered, and each is forgotten when its record arrives, so the map holds at most the
+// launches in flight.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gpuchrono::run {
+
+// Names of ranges, each stored once; ids are stable for the process (0 is "no range").
+class RangeNames {
+public:
+    std::uint32_t intern(std::string_view name);
+    std::string name(std::uint32_t id) const;
+
+private:
+    mutable std::mutex lock_;
+    std::unordered_map<std::string, std::uint32_t> ids_;
+    std::vector<std::string> names_{std::string()};
+};
+
+// One thread's open ranges. `watched` counts the open ranges whose name is the one --nvtx records inside.
+struct RangeStack {
+    struct Open {
+        std::uint32_t id;
+        bool watched;
+    };
+    std::vector<Open> open;
+    int watched = 0;
+
+    void push(std::uint32_t id, bool is_watched) {
+        open.push_back({id, is_watched});
+        watched += is_watched ? 1 : 0;
+    }
+    // An unbalanced pop (more pops than pushes on this thread) is ignored, as NVTX tools do.
+    void pop() {
+        if (open.empty()) return;
+        watched -= open.back().watched ? 1 : 0;
+        open.pop_back();
+    }
+    std::uint32_t innermost() const noexcept { return open.empty() ? 0 : open.back().id; }
+};
+
+// What a launch's record needs to know about its launch.
+struct LaunchContext {
+    std::uint32_t range = 0;  // innermost range id, 0: none
+    bool in_watched = false;  // inside the --nvtx range
+};
+
+class CorrelationMap {
+public:
+    void remember(std::uint32_t correlation, LaunchContext context);
+    // The context of a launch, forgotten once taken; {} when the launch was made outside every range.
+    LaunchContext take(std::uint32_t correlation);
+    std::size_t size() const;
+
+private:
+    mutable std::mutex lock_;
+    std::unordered_map<std::uint32_t, LaunchContext> map_;
+};
+
+}  // namespace gpuchrono::run
