@@ -449,7 +449,8 @@ void flush_loop() {
             (void)!::write(state->done[1], &ack, 1);
             continue;
         }
-        cuptiActivityFlushAll(0);
+        // Forced: a buffer CUPTI is still filling is handed over too, so a crash loses at most this period.
+        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         write_now(false, "the program had not ended at the last periodic flush");
     }
 }
