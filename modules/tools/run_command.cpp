@@ -104,8 +104,10 @@ const char* signal_name(int sig) {
 
 pid_t child = -1;
 
-void forward(int sig) {
-    if (child > 0) kill(child, sig);
+// Signals sent to run (kill, a batch system) go on to the program. One the terminal sent (Ctrl-C) reached the
+// program's process group already: forwarding it would deliver it twice.
+void forward(int sig, siginfo_t* info, void*) {
+    if (child > 0 && info && info->si_code <= 0) kill(child, sig);
 }
 
 }  // namespace
@@ -201,7 +203,8 @@ int run_main(int argc, char** argv) try {
     }
     close(exec_error[1]);
     struct sigaction a {};
-    a.sa_handler = forward;
+    a.sa_sigaction = forward;
+    a.sa_flags = SA_SIGINFO;
     sigemptyset(&a.sa_mask);
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) sigaction(sig, &a, nullptr);
 

@@ -18,6 +18,7 @@ std::string RangeNames::name(std::uint32_t id) const {
 void CorrelationMap::remember(std::uint32_t correlation, LaunchContext context) {
     const std::lock_guard guard(lock_);
     map_[correlation] = context;
+    count_.store(map_.size(), std::memory_order_relaxed);
 }
 
 LaunchContext CorrelationMap::take(std::uint32_t correlation) {
@@ -26,7 +27,16 @@ LaunchContext CorrelationMap::take(std::uint32_t correlation) {
     if (it == map_.end()) return {};
     const LaunchContext c = it->second;
     map_.erase(it);
+    count_.store(map_.size(), std::memory_order_relaxed);
     return c;
+}
+
+std::size_t CorrelationMap::forget_before(std::uint32_t id) {
+    const std::lock_guard guard(lock_);
+    const std::size_t before = map_.size();
+    std::erase_if(map_, [id](const auto& entry) { return entry.first < id; });
+    count_.store(map_.size(), std::memory_order_relaxed);
+    return before - map_.size();
 }
 
 std::size_t CorrelationMap::size() const {

@@ -6,6 +6,8 @@
 // launches in flight.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -55,16 +57,25 @@ struct LaunchContext {
     bool in_watched = false;  // inside the --nvtx range
 };
 
+// A launch through the runtime is seen twice, by the runtime's callback and by the driver's it calls, each
+// with its own correlation id, and its record carries one of them: the other is never taken. forget_before()
+// drops such leftovers once records well past them have arrived, so the map stays bounded by the launches of
+// about one buffer.
 class CorrelationMap {
 public:
     void remember(std::uint32_t correlation, LaunchContext context);
     // The context of a launch, forgotten once taken; {} when the launch was made outside every range.
     LaunchContext take(std::uint32_t correlation);
+    // Forgets every launch with a correlation id below `id`; returns how many.
+    std::size_t forget_before(std::uint32_t id);
     std::size_t size() const;
+    // Without a lock: whether any launch is remembered (records need no lookup when none is).
+    bool empty() const noexcept { return count_.load(std::memory_order_relaxed) == 0; }
 
 private:
     mutable std::mutex lock_;
     std::unordered_map<std::uint32_t, LaunchContext> map_;
+    std::atomic<std::size_t> count_{0};
 };
 
 }  // namespace gpuchrono::run

@@ -34,7 +34,7 @@ struct RunInfo {
     std::vector<report::DeviceInfo> devices;
     std::vector<KernelActivity> trace;  // only with --trace
     std::uint64_t trace_left_out = 0;   // activities past the trace's limit
-    double timer_floor_ns = 1000;   // kernels with a shorter median are flagged
+    double timer_floor_ns = 950;    // the CUPTI record's fixed part; kernels under twice it are flagged
     std::vector<std::string> notes; // other remarks (filters, windows)
 };
 
