@@ -93,4 +93,20 @@ BOOST_AUTO_TEST_CASE(launch_outside_every_range_is_not_remembered) {
     BOOST_TEST(!c.in_watched);
 }
 
+BOOST_AUTO_TEST_CASE(launches_seen_twice_do_not_pile_up) {
+    // Runtime and driver callbacks each remember the launch; the record takes the runtime's id only.
+    CorrelationMap launches;
+    for (std::uint32_t id = 1; id <= 200000; id += 2) {
+        launches.remember(id, {1, false});
+        launches.remember(id + 1, {1, false});
+        BOOST_TEST(launches.take(id).range == 1u);
+        if (id % 20000 == 1 && id > 70000) launches.forget_before(id - 65536);
+    }
+    // 100,000 untaken ids without forgetting; with it, those of the last 65,536 ids and one period.
+    const std::size_t left = launches.size();
+    BOOST_TEST(left < 50000u);
+    BOOST_TEST(launches.forget_before(200001) == left);
+    BOOST_TEST(launches.empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
