@@ -104,6 +104,20 @@ std::string format_ns(double ns) {
 report::Report build_report(const Aggregate& a, const RunInfo& info) {
     report::Report r = report::new_report();
     if (!info.devices.empty()) r.device = info.devices.front();
+    if (r.distributed) {
+        auto named = [&](int index) {
+            return std::any_of(r.distributed->devices.begin(), r.distributed->devices.end(),
+                               [&](const distributed::DeviceIdentity& d) { return d.index == index; });
+        };
+        for (const distributed::DeviceIdentity& d : info.identities)
+            if (!named(d.index)) r.distributed->devices.push_back(d);
+        std::vector<int> used;
+        for (const auto& [device, t] : a.devices()) used.push_back(device);
+        for (const KernelActivity& k : info.trace) used.push_back(k.device);
+        for (const report::DeviceInfo& d : info.devices) used.push_back(d.index);
+        for (const int index : used)
+            if (index >= 0 && !named(index)) r.distributed->devices.push_back({index, "device " + std::to_string(index), "", ""});
+    }
     r.notes.push_back(info.complete ? std::string("run status: complete")
                                     : "run status: incomplete (" +
                                           (info.status_note.empty() ? std::string("the program had not ended") : info.status_note) + ")");

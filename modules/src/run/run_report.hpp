@@ -16,6 +16,7 @@
 #include "run/aggregate.hpp"
 
 #include <gpuchrono/core/kernel_activity.hpp>
+#include <gpuchrono/distributed/device_identity.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
 #include <gpuchrono/report/report.hpp>
 
@@ -32,6 +33,9 @@ struct RunInfo {
     std::string command;            // the program and its arguments
     bool cuda_started = true;       // false: the program never initialized CUDA
     std::vector<report::DeviceInfo> devices;
+    // What names each device across ranks (UUID), from CUPTI's device records: the report then never asks the
+    // CUDA runtime, which the injection must not call from its flush thread or at exit.
+    std::vector<distributed::DeviceIdentity> identities;
     std::vector<KernelActivity> trace;  // only with --trace
     std::uint64_t trace_left_out = 0;   // activities past the trace's limit
     double timer_floor_ns = 950;    // the CUPTI record's fixed part; kernels under twice it are flagged

@@ -16,6 +16,7 @@
 #include "run/run_options.hpp"
 #include "run/run_report.hpp"
 
+#include <gpuchrono/distributed/device_identity.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
 #include <gpuchrono/report/report_files.hpp>
 #include <gpuchrono/report/report_json.hpp>
@@ -76,6 +77,7 @@ struct State {
     std::unique_ptr<Aggregate> aggregate;
     std::unordered_map<const char*, KernelName> names;
     std::vector<report::DeviceInfo> devices;
+    std::vector<distributed::DeviceIdentity> identities;
     std::vector<KernelActivity> trace;
     std::uint64_t trace_left_out = 0;
     // Records a forced flush handed over while their work still ran (timestamps 0): left out, and said so.
@@ -268,6 +270,9 @@ void record(const CUpti_Activity* a) {
         info.l2_bytes = d->l2CacheSize;
         for (const auto& known : state->devices)
             if (known.index == info.index) return;
+        unsigned char uuid[16];
+        std::memcpy(uuid, &d->uuid, sizeof uuid);
+        state->identities.push_back({info.index, info.name, distributed::format_uuid(uuid), ""});
         state->devices.push_back(info);
         return;
     }
@@ -355,6 +360,7 @@ void write_now(bool final, const std::string& status_note, const std::string& en
         const std::lock_guard guard(state->lock);
         copy = std::make_unique<Aggregate>(*state->aggregate);
         info.devices = state->devices;
+        info.identities = state->identities;
         if (final) info.trace = state->trace;
         info.trace_left_out = state->trace_left_out;
         if (state->incomplete > 0)
