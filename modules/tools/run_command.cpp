@@ -180,6 +180,7 @@ int run_main(int argc, char** argv) try {
         say(std::string("cannot create a pipe: ") + std::strerror(errno));
         return run_failed;
     }
+    const auto started = fs::file_time_type::clock::now();
     std::fflush(nullptr);
     child = fork();
     if (child < 0) {
@@ -190,6 +191,7 @@ int run_main(int argc, char** argv) try {
         close(exec_error[0]);
         gpuchrono::run::RunOptions o = c.options;
         o.root_pid = static_cast<long>(getpid());
+        o.output = fs::absolute(folder).string();  // the program may change its working folder
         for (const auto& [name, value] : gpuchrono::run::options_to_environment(o)) setenv(name.c_str(), value.c_str(), 1);
         setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
         if (!cupti_path.empty()) setenv("NVTX_INJECTION64_PATH", cupti_path.c_str(), 0);
@@ -226,6 +228,13 @@ int run_main(int argc, char** argv) try {
     }
 
     const bool exists = fs::exists(report_file);
+    // Reports of followed children or of ranks under a launcher started through run, written during this run.
+    std::vector<std::string> others;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("report-", 0) == 0 && entry.path().extension() == ".json" && entry.last_write_time(ec) >= started)
+            others.push_back(name);
+    }
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         say("the program was ended by signal " + std::to_string(sig) + " (" + signal_name(sig) + ")" +
@@ -235,7 +244,11 @@ int run_main(int argc, char** argv) try {
         return 128 + sig;
     }
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : run_failed;
-    if (!exists) {
+    if (!exists && !others.empty()) {
+        say("the program itself did no CUDA work; " + std::to_string(others.size()) + " of its processes wrote reports into " +
+            folder.string() + " (" + others.front() + (others.size() > 1 ? ", ..." : "") +
+            "); gpuchrono merge combines the reports of a job's ranks");
+    } else if (!exists) {
         try {
             gpuchrono::report::save_report(
                 gpuchrono::run::no_cuda_report(command, "the program never started CUDA (the CUDA driver never loaded "

@@ -21,14 +21,10 @@ void CorrelationMap::remember(std::uint32_t correlation, LaunchContext context) 
     count_.store(map_.size(), std::memory_order_relaxed);
 }
 
-LaunchContext CorrelationMap::take(std::uint32_t correlation) {
+LaunchContext CorrelationMap::find(std::uint32_t correlation) const {
     const std::lock_guard guard(lock_);
     const auto it = map_.find(correlation);
-    if (it == map_.end()) return {};
-    const LaunchContext c = it->second;
-    map_.erase(it);
-    count_.store(map_.size(), std::memory_order_relaxed);
-    return c;
+    return it == map_.end() ? LaunchContext{} : it->second;
 }
 
 std::size_t CorrelationMap::forget_before(std::uint32_t id) {

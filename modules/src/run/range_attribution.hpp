@@ -2,8 +2,8 @@
 // Which NVTX range a GPU activity belongs to: the innermost range open on the thread that launched it, when
 // it launched. NVTX push/pop arrive per thread (each thread its own RangeStack); the launch callback knows the
 // launch's correlation id, which CUPTI's activity record carries later on another thread. Only launches made
-// inside a range are remembered, and each is forgotten when its record arrives, so the map holds at most the
-// launches in flight.
+// inside a range are remembered, and they are forgotten once records well past them have arrived, so the map
+// holds about the launches of one buffer.
 #pragma once
 
 #include <atomic>
@@ -57,15 +57,15 @@ struct LaunchContext {
     bool in_watched = false;  // inside the --nvtx range
 };
 
-// A launch through the runtime is seen twice, by the runtime's callback and by the driver's it calls, each
-// with its own correlation id, and its record carries one of them: the other is never taken. forget_before()
-// drops such leftovers once records well past them have arrived, so the map stays bounded by the launches of
-// about one buffer.
+// A launch is not forgotten when its first record arrives: a graph launch's kernels all carry the id of the
+// cudaGraphLaunch, and a launch through the runtime is seen twice (runtime and driver callbacks, each its own
+// id), its records carrying one of them. forget_before() drops launches once records well past them have
+// arrived.
 class CorrelationMap {
 public:
     void remember(std::uint32_t correlation, LaunchContext context);
-    // The context of a launch, forgotten once taken; {} when the launch was made outside every range.
-    LaunchContext take(std::uint32_t correlation);
+    // The context of a launch; {} when the launch was made outside every range (or is forgotten).
+    LaunchContext find(std::uint32_t correlation) const;
     // Forgets every launch with a correlation id below `id`; returns how many.
     std::size_t forget_before(std::uint32_t id);
     std::size_t size() const;

@@ -179,7 +179,7 @@ std::uint32_t lowest_correlation = 0;
 
 LaunchContext launch_of(std::uint32_t correlation) {
     if (correlation < lowest_correlation || lowest_correlation == 0) lowest_correlation = correlation;
-    return state->launches.empty() ? LaunchContext{} : state->launches.take(correlation);
+    return state->launches.empty() ? LaunchContext{} : state->launches.find(correlation);
 }
 
 // A forced flush (the periodic one) hands over records of work still running with unknown timestamps.
@@ -287,7 +287,7 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
         CUpti_Activity* a = nullptr;
         lowest_correlation = 0;
         while (cuptiActivityGetNextRecord(buffer, valid, &a) == CUPTI_SUCCESS) record(a);
-        // Launches seen twice (runtime and driver) leave one id untaken: drop those well behind this buffer.
+        // Launches well behind this buffer's records have had theirs: forgotten.
         constexpr std::uint32_t margin = 1u << 16;
         if (!state->launches.empty() && lowest_correlation > margin) state->launches.forget_before(lowest_correlation - margin);
         std::size_t dropped = 0;
