@@ -74,8 +74,11 @@ def main():
     expect("spin_kernel" in r.stderr, "spin: the top table on stderr names the kernel")
 
     folder, r = run("graph", "graph")
-    spin = find(table(load(folder)), "spin_kernel")
+    rep = load(folder)
+    spin = find(table(rep), "spin_kernel")
     expect(spin is not None and spin["calls"] == 30, f"graph: 3 nodes x 10 launches = 30 kernel records ({spin})")
+    graph = table(rep, "nvtx").get("graph")
+    expect(graph is not None and graph["calls"] == 30, f"graph: every node's record in the range around cudaGraphLaunch ({graph})")
 
     folder, r = run("nvtx", "nvtx")
     ranges = table(load(folder), "nvtx")

@@ -4,7 +4,7 @@
 //
 //   run_target spin N D_US        N spins of D_US microseconds, then 2N empty kernels
 //   run_target nvtx               two threads, each: range "step" { 5 empty kernels, range "thread-<i>" { 10 spins of 20 us } }
-//   run_target graph              a graph of 3 spins of 10 us, launched 10 times
+//   run_target graph              a graph of 3 spins of 10 us, launched 10 times inside NVTX range "graph"
 //   run_target sigterm            spins of 10 us until a signal ends it
 //   run_target crash              100 spins of 10 us, 2.5 s of waiting (the periodic flush), then abort()
 //   run_target exit K             10 spins, then exit(K)
@@ -78,7 +78,9 @@ int main(int argc, char** argv) {
         check(cudaStreamEndCapture(s, &g), "capture");
         cudaGraphExec_t e;
         check(cudaGraphInstantiate(&e, g, 0), "instantiate");
+        nvtxRangePushA("graph");
         for (int i = 0; i < 10; ++i) check(cudaGraphLaunch(e, s), "graph launch");
+        nvtxRangePop();
         check(cudaStreamSynchronize(s), "graph");
     } else if (mode == "sigterm") {
         std::puts("run_target: spinning until a signal");
