@@ -60,17 +60,20 @@ def main():
     p.add_argument("--fake", required=True)
     p.add_argument("--inject", required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--gpuchrono", required=True)
     a = p.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
 
-    def run(mode, **env):
-        folder = os.path.join(a.out, mode)
-        e = dict(os.environ, GPUCHRONO_RUN_OUTPUT=folder, GPUCHRONO_RUN_FLUSH_MS="100", **env)
-        for k in ("RANK", "WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK"):
+    def run(mode, folder_name=None, file_name="report.json", **env):
+        folder = os.path.join(a.out, folder_name or mode)
+        e = dict(os.environ, GPUCHRONO_RUN_OUTPUT=folder, GPUCHRONO_RUN_FLUSH_MS="100")
+        for k in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "SLURM_PROCID",
+                  "SLURM_NTASKS", "PMI_RANK", "PMI_SIZE"):
             e.pop(k, None)
+        e.update(env)
         r = subprocess.run([a.program, a.fake, a.inject, mode], capture_output=True, text=True, env=e, timeout=60)
         report = None
-        path = os.path.join(folder, "report.json")
+        path = os.path.join(folder, file_name)
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 report = json.load(f)
@@ -123,6 +126,21 @@ def main():
 
     r, rep = run("exit", GPUCHRONO_RUN_TOP="many")
     expect("GPUCHRONO_RUN_TOP" in r.stderr and r.returncode == 3, "a bad variable: named, the program runs")
+
+    # Two ranks of a torchrun-style job: a report each, named by rank, merged into one job.
+    for rank in (0, 1):
+        r, rep = run("exit", "ranks", f"report-rank{rank}.json", RANK=str(rank), WORLD_SIZE="2", LOCAL_RANK=str(rank),
+                     GPUCHRONO_JOB_ID="stand-in-job")
+        expect(rep is not None and rep["distributed"]["rank"] == rank, f"rank {rank}: report-rank{rank}.json")
+    ranks = os.path.join(a.out, "ranks")
+    m = subprocess.run([a.gpuchrono, "merge", os.path.join(ranks, "report-rank0.json"), os.path.join(ranks, "report-rank1.json"),
+                        "-o", os.path.join(ranks, "job.json"), "--quiet"], capture_output=True, text=True)
+    expect(m.returncode == 0 and os.path.exists(os.path.join(ranks, "job.json")), f"gpuchrono merge of the ranks ({m.stderr.strip()})")
+
+    # gpuchrono diff of two like runs: nothing changed, every name compared.
+    d = subprocess.run([a.gpuchrono, "diff", os.path.join(a.out, "sigint-handled"), os.path.join(a.out, "fork")],
+                       capture_output=True, text=True)
+    expect(d.returncode == 0 and "0 slower, 0 faster, 0 added, 0 removed" in d.stdout, f"diff of like runs ({d.stdout[-200:]})")
 
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
