@@ -100,6 +100,26 @@ BOOST_AUTO_TEST_CASE(device_busy_idle_and_largest_gap) {
     BOOST_TEST(a.transfers().at("HtoD").gigabytes_per_second() == 40.0);
 }
 
+BOOST_AUTO_TEST_CASE(busy_over_time_stays_bounded) {
+    Aggregate a;
+    // 100 s of a device busy half of every 10 ms: buckets merge to at most 512, each about half busy.
+    const std::uint64_t ms = 1'000'000;
+    for (std::uint64_t t = 0; t < 100'000 * ms; t += 10 * ms) a.add_kernel(launch("k", t, 5 * ms));
+    const DeviceTime& d = a.devices().at(0);
+    BOOST_TEST(d.busy_per_bucket.size() <= DeviceTime::max_buckets);
+    BOOST_TEST(d.bucket_ns >= 100'000 * ms / DeviceTime::max_buckets);
+    double sum = 0;
+    for (double b : d.busy_per_bucket) sum += b;
+    BOOST_TEST(sum == d.busy_ns);
+    BOOST_TEST(d.busy_per_bucket[3] / static_cast<double>(d.bucket_ns) == 0.5, boost::test_tools::tolerance(0.01));
+    // Overlapping work: the sum of durations exceeds the busy time.
+    Aggregate o;
+    o.add_kernel(launch("a", 0, 100));
+    o.add_kernel(launch("b", 0, 100));
+    BOOST_TEST(o.devices().at(0).activity_ns == 200.0);
+    BOOST_TEST(o.devices().at(0).busy_ns == 100.0);
+}
+
 BOOST_AUTO_TEST_CASE(dropped_records_counted_by_where) {
     Aggregate a;
     a.add_dropped("activity records", 5);

@@ -108,6 +108,10 @@ BOOST_AUTO_TEST_CASE(round_trip_table_and_findings) {
     BOOST_TEST(has_finding(back, "run-cupti-overhead"));
     BOOST_TEST(has_finding(back, "cold-first-sample"));
     BOOST_TEST(has_finding(back, "run-kernel-below-floor"));
+    bool busy_curve = false;
+    for (const auto& e : back.experiments)
+        for (const auto& sweep : e.sweeps) busy_curve = busy_curve || (sweep.name == "busy-over-time" && !sweep.curves.empty());
+    BOOST_TEST(busy_curve);
     const std::string top = render_top(back, 5);
     BOOST_TEST(top.find("spin<int>") != std::string::npos);
     BOOST_TEST(top.find("kernel-records-dropped") != std::string::npos);

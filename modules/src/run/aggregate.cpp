@@ -18,16 +18,42 @@ void DurationTable::add(double ns) {
     sample.add(ns);
 }
 
+void DeviceTime::add_busy(std::uint64_t from, std::uint64_t to) {
+    // Records before the first one (out of order) count in the first bucket.
+    std::uint64_t at = std::max(from, first_start);
+    if (to <= at) {
+        if (to > from && !busy_per_bucket.empty()) busy_per_bucket[0] += static_cast<double>(to - from);
+        return;
+    }
+    while (at < to) {
+        std::size_t i = static_cast<std::size_t>((at - first_start) / bucket_ns);
+        while (i >= max_buckets) {  // merge neighbours: half as many buckets, each twice as long
+            for (std::size_t j = 0; j < busy_per_bucket.size(); j += 2)
+                busy_per_bucket[j / 2] = busy_per_bucket[j] + (j + 1 < busy_per_bucket.size() ? busy_per_bucket[j + 1] : 0.0);
+            busy_per_bucket.resize((busy_per_bucket.size() + 1) / 2);
+            bucket_ns *= 2;
+            i = static_cast<std::size_t>((at - first_start) / bucket_ns);
+        }
+        if (busy_per_bucket.size() <= i) busy_per_bucket.resize(i + 1, 0.0);
+        const std::uint64_t bucket_end = first_start + (i + 1) * bucket_ns;
+        const std::uint64_t until = std::min(to, bucket_end);
+        busy_per_bucket[i] += static_cast<double>(until - at);
+        at = until;
+    }
+}
+
 void DeviceTime::add(std::uint64_t start, std::uint64_t end) {
     if (end < start) end = start;
     ++activities;
+    activity_ns += static_cast<double>(end - start);
     if (activities == 1) {
-        first_start = start;
+        first_start = earliest_start = start;
         last_end = end;
         busy_ns = static_cast<double>(end - start);
+        add_busy(start, end);
         return;
     }
-    if (start < first_start) first_start = start;
+    earliest_start = std::min(earliest_start, start);
     if (start > last_end) {
         const double gap = static_cast<double>(start - last_end);
         idle_ns += gap;
@@ -36,9 +62,11 @@ void DeviceTime::add(std::uint64_t start, std::uint64_t end) {
             largest_gap_start = last_end;
         }
         busy_ns += static_cast<double>(end - start);
+        add_busy(start, end);
         last_end = end;
     } else if (end > last_end) {
         busy_ns += static_cast<double>(end - last_end);
+        add_busy(last_end, end);
         last_end = end;
     }
 }

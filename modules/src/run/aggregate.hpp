@@ -43,18 +43,29 @@ struct TransferTotals {
 };
 
 // One device's activity over time, from records taken in start order per device (CUPTI delivers them nearly
-// so; an out-of-order record only shortens the gap it falls into).
+// so; an out-of-order record only shortens the gap it falls into). Busy time is also kept per time bucket from
+// the first activity on, at most `max_buckets` of them: when a run outgrows them, neighbours merge and the
+// bucket doubles, so a long run keeps a bounded picture of when the device worked.
 struct DeviceTime {
-    std::uint64_t first_start = 0;
-    std::uint64_t last_end = 0;  // the frontier: the latest end seen
+    static constexpr std::size_t max_buckets = 512;
+
+    std::uint64_t first_start = 0;     // of the first record: where the buckets begin
+    std::uint64_t earliest_start = 0;  // of any record (CUPTI may deliver an earlier one later)
+    std::uint64_t last_end = 0;        // the frontier: the latest end seen
     double busy_ns = 0;          // union of activity intervals
+    double activity_ns = 0;      // sum of the activities' durations: above busy_ns when they overlapped
     double idle_ns = 0;          // gaps between them inside the span
     double largest_gap_ns = 0;
     std::uint64_t largest_gap_start = 0;  // CUPTI timestamp where it began
     std::uint64_t activities = 0;
+    std::uint64_t bucket_ns = 10'000'000;  // 10 ms to start with
+    std::vector<double> busy_per_bucket;   // busy ns in [first_start + i bucket_ns, + bucket_ns)
 
     void add(std::uint64_t start, std::uint64_t end);
-    double span_ns() const noexcept { return last_end > first_start ? static_cast<double>(last_end - first_start) : 0; }
+    double span_ns() const noexcept { return last_end > earliest_start ? static_cast<double>(last_end - earliest_start) : 0; }
+
+private:
+    void add_busy(std::uint64_t from, std::uint64_t to);
 };
 
 struct KernelLaunch {

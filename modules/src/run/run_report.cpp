@@ -182,6 +182,17 @@ report::Report build_report(const Aggregate& a, const RunInfo& info) {
                 {{"idle_ns", t.idle_ns}, {"span_ns", span}, {"largest_gap_ns", t.largest_gap_ns}}));
         }
     }
+    for (const auto& [device, t] : a.devices()) {
+        if (t.busy_ns > 0 && t.activity_ns > 1.05 * t.busy_ns) {
+            run_findings.push_back(finding(
+                "run-overlap", Severity::info,
+                "on device " + std::to_string(device) + " activities overlapped: their durations add up to " +
+                    format_ns(t.activity_ns) + " in " + format_ns(t.busy_ns) + " of busy time (" +
+                    report::format_number(t.activity_ns / t.busy_ns) + "x); a kernel's duration then includes time it shared the GPU",
+                "compare overlapping kernels by the program's total time, or run them on one stream to time each alone",
+                {{"activity_ns", t.activity_ns}, {"busy_ns", t.busy_ns}}));
+        }
+    }
     if (info.trace_left_out > 0)
         r.notes.push_back("the trace keeps the first " + std::to_string(info.trace.size()) + " activities; " +
                           std::to_string(info.trace_left_out) + " more are in the summary only");
@@ -222,6 +233,25 @@ report::Report build_report(const Aggregate& a, const RunInfo& info) {
             d.metrics.push_back({metric_name(name, "idle"), t.idle_ns, "ns", ""});
             d.metrics.push_back({metric_name(name, "largest gap"), t.largest_gap_ns, "ns", ""});
         }
+        // Busy share over time: one curve per device, a point per bucket.
+        report::Sweep busy;
+        busy.name = "busy-over-time";
+        busy.title = "GPU busy over time";
+        busy.x_label = "time since the device's first activity [s]";
+        busy.y_label = "busy";
+        busy.y_unit = "%";
+        busy.band_label = "";
+        for (const auto& [device, t] : a.devices()) {
+            report::SweepCurve c;
+            c.name = "device " + std::to_string(device);
+            const double width = static_cast<double>(t.bucket_ns);
+            for (std::size_t i = 0; i < t.busy_per_bucket.size(); ++i)
+                c.points.push_back({(static_cast<double>(i) + 0.5) * width / 1e9, 100.0 * std::min(1.0, t.busy_per_bucket[i] / width)});
+            if (!c.points.empty()) busy.curves.push_back(std::move(c));
+        }
+        if (!busy.curves.empty()) d.sweeps.push_back(std::move(busy));
+        d.explanation.push_back("Busy is the union of the device's kernels, copies and sets; idle the gaps between them. "
+                                "The curve gives the busy share per time bucket (the last bucket may be partly past the end).");
         r.experiments.push_back(std::move(d));
     }
     return r;
