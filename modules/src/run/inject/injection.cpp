@@ -88,6 +88,9 @@ struct State {
     RangeNames ranges;
     CorrelationMap launches;
     std::uint32_t watched_range = 0;  // --nvtx's range id, 0: none
+    // The launch callbacks serve NVTX attribution only: enabled at the first range, so a program without NVTX
+    // pays for the activity records alone.
+    std::atomic<bool> launch_callbacks{false};
 
     CUpti_SubscriberHandle subscriber = nullptr;
     int wake[2] = {-1, -1};  // signal handlers and exit to the flush thread
@@ -313,6 +316,8 @@ std::string range_name_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
     return "(unnamed)";
 }
 
+void enable_all_launch_callbacks();
+
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     if (domain == CUPTI_CB_DOMAIN_NVTX) {
         switch (cbid) {
@@ -320,6 +325,8 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         case CUPTI_CBID_NVTX_nvtxRangePushW:
         case CUPTI_CBID_NVTX_nvtxRangePushEx:
         case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+            if (!state->launch_callbacks.load(std::memory_order_relaxed) && !state->launch_callbacks.exchange(true))
+                enable_all_launch_callbacks();
             const std::uint32_t id = state->ranges.intern(range_name_of(cbid, static_cast<const CUpti_NvtxData*>(data)));
             thread_ranges.push(id, id == state->watched_range);
             return;
@@ -349,6 +356,11 @@ void enable_launch_callbacks(CUpti_CallbackDomain domain, std::uint32_t count) {
         const bool launches = has("Launch") && !has("HostFunc") && !has("Attribute") && !has("Occupancy");
         if (launches || has("Memcpy") || has("Memset")) cuptiEnableCallback(1, state->subscriber, domain, cbid);
     }
+}
+
+void enable_all_launch_callbacks() {
+    enable_launch_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+    enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
 }
 
 // Writes the report as it stands; `final` also writes the other formats and the table on stderr.
@@ -571,8 +583,6 @@ int initialize() {
         state->windows.push_back({from, to});
     }
     cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
-    enable_launch_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
-    enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
     cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
     for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
                                           CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_OVERHEAD}) {
