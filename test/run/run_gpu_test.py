@@ -5,11 +5,14 @@
 Checks: every launch counted; the spin's median equals its CUPTI record (D plus the record's floor: within
 D .. D + 3 us); graph kernels each as themselves; NVTX attribution to the innermost range per thread; the
 program's exit status passed on; SIGTERM writes a report; a crash leaves the last periodic flush, marked
-incomplete; diff of two like runs calls nothing slower. Exit 77 (skipped) without a CUDA device.
+incomplete; diff of two like runs calls nothing slower; where PyTorch is installed, a torch program's kernels;
+where mpirun is, a job of 2 ranks writing a report each that gpuchrono merge combines. Exit 77 (skipped)
+without a CUDA device.
 """
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -120,6 +123,34 @@ def main():
     d = subprocess.run([a.gpuchrono, "diff", a1, a2], capture_output=True, text=True)
     print(d.stdout)
     expect(d.returncode == 0, f"diff of two like runs: nothing slower (exit {d.returncode})")
+
+    try:
+        import torch  # noqa: F401
+        has_torch = True
+    except ImportError:
+        has_torch = False
+    if has_torch:
+        mlp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "run", "mlp_loop.py")
+        folder = os.path.join(a.out, "torch")
+        r = subprocess.run([a.gpuchrono, "run", "-o", folder, "--", sys.executable, mlp, "50"], capture_output=True, text=True)
+        print(r.stderr[-3000:])
+        rows = table(load(folder)) if r.returncode == 0 else {}
+        calls = sum(v["calls"] or 0 for v in rows.values())
+        expect(r.returncode == 0 and len(rows) >= 5 and calls >= 50 * 5, f"torch: an MLP loop's kernels recorded ({len(rows)} names, {calls} calls)")
+    else:
+        print("skipped: torch program (PyTorch is not installed)")
+    mpirun = shutil.which("mpirun")
+    if mpirun:
+        folder = os.path.join(a.out, "mpi")
+        r = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "2", a.gpuchrono, "run", "-o", folder, "--",
+                            a.target, "spin", "100", "10"], capture_output=True, text=True)
+        print(r.stderr[-2000:])
+        ranks = [os.path.join(folder, f"report-rank{i}.json") for i in (0, 1)]
+        expect(r.returncode == 0 and all(os.path.exists(f) for f in ranks), "mpirun -n 2: report-rank0.json and report-rank1.json")
+        m = subprocess.run([a.gpuchrono, "merge", *ranks, "-o", os.path.join(folder, "job.json"), "--quiet"], capture_output=True, text=True)
+        expect(m.returncode == 0, f"mpirun -n 2: gpuchrono merge ({m.stderr.strip()[-300:]})")
+    else:
+        print("skipped: mpirun job (no mpirun)")
 
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
