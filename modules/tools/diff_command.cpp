@@ -5,8 +5,8 @@
 //     gpuchrono diff before/ after/                    # folders written by gpuchrono run --output
 //     gpuchrono diff a/report.json b/report.json --threshold 0.02
 //
-// Exit status: 0 nothing slower, 1 something slower, 2 usage or file error, 3 nothing slower but kernels added,
-// removed or not compared.
+// Exit status: 0 nothing slower, 1 something slower, 2 usage or file error, 3 nothing slower but kernels added
+// or removed (with --strict also: called too rarely to compare).
 #include "run/run_diff.hpp"
 
 #include <gpuchrono/report/report_json.hpp>
@@ -25,14 +25,14 @@
 namespace {
 
 int usage(std::FILE* to) {
-    std::fputs("usage: gpuchrono diff A B [--threshold R] [--confidence C] [--kernels-only]\n"
+    std::fputs("usage: gpuchrono diff A B [--threshold R] [--confidence C] [--kernels-only] [--strict]\n"
                "  A, B: report.json files of gpuchrono run, or the folders holding them.\n"
                "  per kernel (and NVTX range) both runs have: the medians, the Hodges-Lehmann change of B against A\n"
                "  with its confidence interval, the Mann-Whitney p-value and the verdict, each comparison at the\n"
                "  Bonferroni-corrected level so that C (default 0.95) holds for the whole diff; R is the practical\n"
                "  threshold (default 0.01 = 1%). Kernels in only one run are listed as added or removed.\n"
-               "  exit status: 0 none slower, 1 some slower, 2 usage or file error, 3 none slower but some added,\n"
-               "  removed or not compared.\n",
+               "  exit status: 0 none slower, 1 some slower, 2 usage or file error, 3 none slower but some added or\n"
+               "  removed (--strict: or called too rarely to compare, e.g. once).\n",
                to);
     return to == stdout ? 0 : 2;
 }
@@ -63,6 +63,8 @@ int diff_main(int argc, char** argv) try {
             (arg == "--threshold" ? options.threshold : options.confidence) = v;
         } else if (arg == "--kernels-only") {
             options.ranges = false;
+        } else if (arg == "--strict") {
+            options.strict = true;
         } else if (!arg.empty() && arg[0] == '-') {
             std::fprintf(stderr, "gpuchrono diff: unknown option %s\n", argv[i]);
             return usage(stderr);

@@ -166,6 +166,17 @@ BOOST_AUTO_TEST_CASE(diff_of_two_like_runs_is_quiet_in_19_of_20) {
     BOOST_TEST(quiet >= 19);
 }
 
+BOOST_AUTO_TEST_CASE(diff_kernels_called_once_do_not_fail_the_gate_unless_strict) {
+    const report::Report a = synthetic_run(1, 3, 1);
+    const report::Report b = synthetic_run(2, 3, 1);
+    const RunDiff d = diff_runs(a, b);
+    BOOST_TEST(d.not_compared.size() == 3u);
+    BOOST_TEST(diff_exit_code(d) == 0);
+    DiffOptions strict;
+    strict.strict = true;
+    BOOST_TEST(diff_exit_code(diff_runs(a, b, strict)) == 3);
+}
+
 BOOST_AUTO_TEST_CASE(diff_lists_added_and_removed) {
     const report::Report a = synthetic_run(1, 3, 50);
     const report::Report b = synthetic_run(2, 4, 50);

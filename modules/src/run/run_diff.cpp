@@ -53,6 +53,7 @@ std::size_t RunDiff::faster() const {
 
 RunDiff diff_runs(const report::Report& a, const report::Report& b, const DiffOptions& options) {
     RunDiff d;
+    d.strict = options.strict;
     if (!run_complete(a)) d.notes.push_back("A did not run to its end (run status: incomplete): it holds part of the run");
     if (!run_complete(b)) d.notes.push_back("B did not run to its end (run status: incomplete): it holds part of the run");
     std::vector<std::string> tables = {kernels_experiment};
@@ -138,7 +139,7 @@ std::string render_diff(const RunDiff& d, const DiffOptions& options) {
 
 int diff_exit_code(const RunDiff& d) {
     if (d.slower() > 0) return 1;
-    if (!d.added.empty() || !d.removed.empty() || !d.not_compared.empty()) return 3;
+    if (!d.added.empty() || !d.removed.empty() || (d.strict && !d.not_compared.empty())) return 3;
     return 0;
 }
 

@@ -20,6 +20,7 @@ struct DiffOptions {
     double threshold = 0.01;   // the practical threshold on the relative change
     double confidence = 0.95;  // for the whole diff (family-wise)
     bool ranges = true;        // NVTX ranges too
+    bool strict = false;       // names too rarely called to compare fail the gate (exit status 3) too
 };
 
 struct DiffRow {
@@ -33,7 +34,8 @@ struct RunDiff {
     std::vector<DiffRow> rows;          // compared, in the order of A's table (largest total first)
     std::vector<std::string> added;     // in B only ("nvtx: name" for ranges)
     std::vector<std::string> removed;   // in A only
-    std::vector<std::string> not_compared;  // in both but too few samples, with why
+    std::vector<std::string> not_compared;  // in both but too few samples (a kernel called once), with why
+    bool strict = false;
     std::size_t compared = 0;           // m of the correction
     double per_comparison_confidence = 0.95;
     std::vector<std::string> notes;     // incomplete runs and the like
@@ -46,8 +48,9 @@ RunDiff diff_runs(const report::Report& a, const report::Report& b, const DiffOp
 
 std::string render_diff(const RunDiff& d, const DiffOptions& options);
 
-// 0: nothing slower; 1: some kernel or range slower; 3: nothing slower, but kernels were added, removed or
-// could not be compared (a gate never passes on a comparison it did not make).
+// 0: nothing slower; 1: some kernel or range slower; 3: nothing slower, but kernels were added or removed (or,
+// with strict, some were called too rarely to compare): a gate never passes on a comparison it did not make.
+// Kernels called once in each run (initialization) are listed but do not fail the gate unless strict.
 int diff_exit_code(const RunDiff& d);
 
 }  // namespace gpuchrono::run
