@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include <gpuchrono/version.hpp>
+
 #include <gpuchrono/api.hpp>
 
 #include "commands.hpp"
@@ -35,6 +37,10 @@ int main(int argc, char** argv) {
     if (argc < 2) return usage(stderr);
     const std::string_view command = argv[1];
     if (command == "-h" || command == "--help" || command == "help") return usage(stdout);
+    if (command == "--version") {
+        std::printf("gpuchrono %s\n", std::string(gpuchrono::version().text).c_str());
+        return 0;
+    }
     // Each subcommand sees itself as argv[0] ("gpuchrono-report"-style messages stay as they were).
     std::vector<char*> rest(argv + 1, argv + argc);
     rest.push_back(nullptr);
