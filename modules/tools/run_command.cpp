@@ -171,6 +171,16 @@ int run_main(int argc, char** argv) try {
     } catch (const std::exception&) {
     }
     const fs::path report_file = folder / file_name;
+    // Another tool's injection library (Nsight Systems started run, or the variable was left set): CUDA loads
+    // one only, and taking its place would break that tool. The program runs as that tool set it up.
+    std::string other_tool;
+    if (const char* v = std::getenv("CUDA_INJECTION64_PATH"); v && *v) {
+        std::error_code same;
+        if (!fs::equivalent(v, injection, same)) other_tool = v;
+    }
+    if (!other_tool.empty())
+        say("another tool's injection library is set (CUDA_INJECTION64_PATH=" + other_tool +
+            "): CUDA loads one only, so the program runs with that tool's and gpuchrono records nothing");
     fs::remove(report_file, ec);  // a report left by an earlier run must not pass for this one's
     std::string command;
     for (const auto& a : c.program) command += (command.empty() ? "" : " ") + a;
@@ -192,9 +202,11 @@ int run_main(int argc, char** argv) try {
         gpuchrono::run::RunOptions o = c.options;
         o.root_pid = static_cast<long>(getpid());
         o.output = fs::absolute(folder).string();  // the program may change its working folder
-        for (const auto& [name, value] : gpuchrono::run::options_to_environment(o)) setenv(name.c_str(), value.c_str(), 1);
-        setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
-        if (!cupti_path.empty()) setenv("NVTX_INJECTION64_PATH", cupti_path.c_str(), 0);
+        if (other_tool.empty()) {
+            for (const auto& [name, value] : gpuchrono::run::options_to_environment(o)) setenv(name.c_str(), value.c_str(), 1);
+            setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
+            if (!cupti_path.empty()) setenv("NVTX_INJECTION64_PATH", cupti_path.c_str(), 0);
+        }
         std::vector<char*> program;
         for (auto& a : c.program) program.push_back(a.data());
         program.push_back(nullptr);
@@ -244,7 +256,17 @@ int run_main(int argc, char** argv) try {
         return 128 + sig;
     }
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : run_failed;
-    if (!exists && !others.empty()) {
+    if (!exists && !other_tool.empty()) {
+        try {
+            gpuchrono::run::RunInfo info;
+            info.complete = false;
+            info.status_note = "not recorded: another tool's injection library was set (CUDA_INJECTION64_PATH)";
+            info.command = command;
+            gpuchrono::report::save_report(gpuchrono::run::build_report(gpuchrono::run::Aggregate(), info), report_file);
+        } catch (const std::exception& x) {
+            say(std::string("cannot write the report: ") + x.what());
+        }
+    } else if (!exists && !others.empty()) {
         say("the program itself did no CUDA work; " + std::to_string(others.size()) + " of its processes wrote reports into " +
             folder.string() + " (" + others.front() + (others.size() > 1 ? ", ..." : "") +
             "); gpuchrono merge combines the reports of a job's ranks");
