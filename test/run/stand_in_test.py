@@ -127,6 +127,16 @@ def main():
     r, rep = run("exit", GPUCHRONO_RUN_TOP="many")
     expect("GPUCHRONO_RUN_TOP" in r.stderr and r.returncode == 3, "a bad variable: named, the program runs")
 
+    r, rep = run("window", GPUCHRONO_RUN_SIGNALS="1")
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"inside": 10}, f"--signals: only what ran between SIGUSR1 and SIGUSR2 ({k})")
+    r, rep = run("timed", "delay", GPUCHRONO_RUN_DELAY="0.2")
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"late": 10}, f"--delay 0.2: only the later kernels ({k})")
+    r, rep = run("timed", "duration", GPUCHRONO_RUN_DURATION="0.2")
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"early": 10}, f"--duration 0.2: only the earlier kernels ({k})")
+
     # Two ranks of a torchrun-style job: a report each, named by rank, merged into one job.
     for rank in (0, 1):
         r, rep = run("exit", "ranks", f"report-rank{rank}.json", RANK=str(rank), WORLD_SIZE="2", LOCAL_RANK=str(rank),

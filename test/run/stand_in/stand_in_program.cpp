@@ -4,7 +4,9 @@
 // threads and ends as MODE says. The options come from GPUCHRONO_RUN_* variables, as under a launcher.
 //
 //   stand_in_program FAKE_CUPTI.so INJECT.so MODE
-//   MODE: exit (exit(3)), dropped, sigterm, sigint-handled, crash, held (another CUPTI user), fork
+//   MODE: exit (exit(3)), dropped, sigterm, sigint-handled, crash, held (another CUPTI user), fork,
+//         window (kernels "before", then SIGUSR1, "inside", SIGUSR2, "after", at the stand-in's real clock),
+//         timed ("early" kernels, 400 ms later "late" ones, for --delay and --duration)
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -53,6 +55,14 @@ void work(int thread) {
     }
 }
 
+// A kernel at the stand-in clock's present (the recording window is on that clock).
+void launch_now(const char* name) {
+    const auto now = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    kernel(name, now, now + 1000, 0);
+}
+
+void pause_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
 std::atomic<bool> handled{false};
 void program_handler(int) { handled = true; }
 
@@ -93,6 +103,23 @@ int main(int argc, char** argv) {
     symbol<int (*)()>(inject, "InitializeInjection")();
     clock_ns = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) + 1'000'000;
 
+    if (mode == "window") {
+        for (int i = 0; i < 10; ++i) launch_now("before");
+        raise(SIGUSR1);
+        pause_ms(200);  // the flush thread opens the window
+        for (int i = 0; i < 10; ++i) launch_now("inside");
+        pause_ms(200);
+        raise(SIGUSR2);
+        pause_ms(200);
+        for (int i = 0; i < 10; ++i) launch_now("after");
+        return 0;
+    }
+    if (mode == "timed") {
+        for (int i = 0; i < 10; ++i) launch_now("early");
+        pause_ms(400);
+        for (int i = 0; i < 10; ++i) launch_now("late");
+        return 0;
+    }
     std::thread a(work, 0), b(work, 1);
     a.join();
     b.join();
