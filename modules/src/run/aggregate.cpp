@@ -82,17 +82,21 @@ std::string Aggregate::key_of(const KernelLaunch& k) const {
     return key;
 }
 
-DurationTable& Aggregate::row(std::vector<DurationTable>& rows, std::unordered_map<std::string, std::size_t>& index,
-                              std::string key) {
+std::size_t Aggregate::index_of(std::vector<DurationTable>& rows, std::unordered_map<std::string, std::size_t>& index,
+                                std::string key) {
     const auto [it, added] = index.try_emplace(std::move(key), rows.size());
     if (added) rows.emplace_back(it->first, options_.reservoir);
-    return rows[it->second];
+    return it->second;
 }
 
 void Aggregate::add_kernel(const KernelLaunch& k) {
+    add_kernel_at(kernel_row(k), k.range.empty() ? no_row : range_row(k.range), k);
+}
+
+void Aggregate::add_kernel_at(std::size_t kernel_row, std::size_t range_row, const KernelLaunch& k) {
     const double ns = k.end_ns > k.start_ns ? static_cast<double>(k.end_ns - k.start_ns) : 0.0;
-    row(kernels_, kernel_index_, key_of(k)).add(ns);
-    if (!k.range.empty()) row(ranges_, range_index_, std::string(k.range)).add(ns);
+    kernels_[kernel_row].add(ns);
+    if (range_row != no_row) ranges_[range_row].add(ns);
     devices_[k.device].add(k.start_ns, k.end_ns);
     ++kernel_calls_;
     kernel_time_ns_ += ns;

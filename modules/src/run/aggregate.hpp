@@ -88,6 +88,12 @@ public:
     explicit Aggregate(AggregateOptions options = {}) : options_(options) {}
 
     void add_kernel(const KernelLaunch& k);
+    // The same through rows found once (the injection caches them per kernel name and range): no string is
+    // built or hashed per record. range_row: no_row for a launch outside every range.
+    static constexpr std::size_t no_row = static_cast<std::size_t>(-1);
+    std::size_t kernel_row(const KernelLaunch& k) { return index_of(kernels_, kernel_index_, key_of(k)); }
+    std::size_t range_row(std::string_view range) { return index_of(ranges_, range_index_, std::string(range)); }
+    void add_kernel_at(std::size_t kernel_row, std::size_t range_row, const KernelLaunch& k);
     // kind: "HtoD", "DtoH", "DtoD", ... for copies; "memset" for memsets.
     void add_transfer(std::string_view kind, int device, std::uint64_t bytes, std::uint64_t start_ns, std::uint64_t end_ns);
     void add_overhead(std::string_view kind, std::uint64_t start_ns, std::uint64_t end_ns);
@@ -112,7 +118,10 @@ public:
     const AggregateOptions& options() const noexcept { return options_; }
 
 private:
-    DurationTable& row(std::vector<DurationTable>& rows, std::unordered_map<std::string, std::size_t>& index, std::string key);
+    DurationTable& row(std::vector<DurationTable>& rows, std::unordered_map<std::string, std::size_t>& index, std::string key) {
+        return rows[index_of(rows, index, std::move(key))];
+    }
+    std::size_t index_of(std::vector<DurationTable>& rows, std::unordered_map<std::string, std::size_t>& index, std::string key);
 
     AggregateOptions options_;
     std::vector<DurationTable> kernels_, ranges_;

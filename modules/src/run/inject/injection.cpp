@@ -64,6 +64,7 @@ struct KernelName {
     std::string mangled;
     std::string demangled;
     bool recorded = true;
+    std::size_t row = Aggregate::no_row;  // its table row (one per name unless split by shape)
 };
 
 struct State {
@@ -86,6 +87,7 @@ struct State {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;
 
     RangeNames ranges;
+    std::vector<std::size_t> range_rows;  // table row per range id, found once (under lock)
     CorrelationMap launches;
     std::uint32_t watched_range = 0;  // --nvtx's range id, 0: none
     // The launch callbacks serve NVTX attribution only: enabled at the first range, so a program without NVTX
@@ -167,7 +169,7 @@ void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::si
     *max_records = 0;
 }
 
-const KernelName& kernel_name(const char* name) {
+KernelName& kernel_name(const char* name) {
     auto it = state->names.find(name);
     if (it != state->names.end() && it->second.mangled == name) return it->second;
     KernelName k;
@@ -199,12 +201,11 @@ void record(const CUpti_Activity* a) {
         const auto* k = reinterpret_cast<const toolkit::KernelRecord*>(a);
         const LaunchContext context = launch_of(k->correlationId);
         if (incomplete(k->start, k->end)) return;
-        const KernelName& name = kernel_name(k->name);
+        KernelName& name = kernel_name(k->name);
         if (!name.recorded || !in_window(k->start) || (state->watched_range != 0 && !context.in_watched)) {
             state->aggregate->add_filtered();
             return;
         }
-        const std::string range = context.range != 0 ? state->ranges.name(context.range) : std::string();
         KernelLaunch l;
         l.name = name.demangled;
         l.grid[0] = static_cast<std::uint32_t>(k->gridX), l.grid[1] = static_cast<std::uint32_t>(k->gridY), l.grid[2] = static_cast<std::uint32_t>(k->gridZ);
@@ -212,8 +213,19 @@ void record(const CUpti_Activity* a) {
         l.device = static_cast<int>(k->deviceId);
         l.start_ns = k->start;
         l.end_ns = k->end;
-        l.range = range;
-        state->aggregate->add_kernel(l);
+        std::size_t range_row = Aggregate::no_row;
+        if (context.range != 0) {
+            if (state->range_rows.size() <= context.range) state->range_rows.resize(context.range + 1, Aggregate::no_row);
+            std::size_t& cached = state->range_rows[context.range];
+            if (cached == Aggregate::no_row) cached = state->aggregate->range_row(state->ranges.name(context.range));
+            range_row = cached;
+        }
+        std::size_t kernel_row = name.row;
+        if (kernel_row == Aggregate::no_row || state->options.split_by_shape) {
+            kernel_row = state->aggregate->kernel_row(l);
+            if (!state->options.split_by_shape) name.row = kernel_row;
+        }
+        state->aggregate->add_kernel_at(kernel_row, range_row, l);
         if (state->options.trace > 0) {
             if (state->trace.size() < state->options.trace) {
                 KernelActivity t;
