@@ -78,7 +78,12 @@ fs::path find_injection(std::vector<fs::path>& looked) {
         return fs::exists(v) ? fs::absolute(v) : fs::path();
     }
     const fs::path here = own_folder();
-    for (const fs::path& p : {here / "libgpuchrono_inject.so", here.parent_path() / "libgpuchrono_inject.so",
+#ifdef GPUCHRONO_INSTALL_LIBDIR
+    const fs::path installed = here.parent_path() / GPUCHRONO_INSTALL_LIBDIR / "libgpuchrono_inject.so";
+#else
+    const fs::path installed = here.parent_path() / "lib" / "libgpuchrono_inject.so";
+#endif
+    for (const fs::path& p : {here / "libgpuchrono_inject.so", here.parent_path() / "libgpuchrono_inject.so", installed,
                               here.parent_path() / "lib" / "libgpuchrono_inject.so",
                               here.parent_path() / "lib64" / "libgpuchrono_inject.so"}) {
         looked.push_back(p);
