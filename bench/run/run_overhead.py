@@ -60,12 +60,15 @@ class Runner:
         if tool == "raw":
             env["CUDA_INJECTION64_PATH"] = self.raw
             env["GPUCHRONO_BENCH_RAW_OUT"] = os.path.join(self.tmp, "raw.txt")
-        t0 = time.perf_counter_ns()
-        p = subprocess.Popen(self.command(tool, program, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-        _, status, usage = os.wait4(p.pid, 0)
-        whole = time.perf_counter_ns() - t0
-        stdout = p.stdout.read()
-        stderr = p.stderr.read()
+        # Output to files, not pipes: a child that fills a pipe while nobody reads it would block.
+        with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
+            t0 = time.perf_counter_ns()
+            p = subprocess.Popen(self.command(tool, program, out), stdout=out_file, stderr=err_file, env=env, text=True)
+            _, status, usage = os.wait4(p.pid, 0)
+            whole = time.perf_counter_ns() - t0
+            out_file.seek(0)
+            err_file.seek(0)
+            stdout, stderr = out_file.read(), err_file.read()
         p.returncode = os.waitstatus_to_exitcode(status)
         if p.returncode != 0:
             raise SystemExit(f"{' '.join(self.command(tool, program, out))} failed ({p.returncode}):\n{stderr}")
