@@ -58,6 +58,7 @@ int usage(std::FILE* to) {
         "  --trace [N]          keep up to N activities (default 1000000) for the Perfetto trace\n"
         "  --flush-ms MS        how often the report on disk is brought up to date (10..1000, default 1000)\n"
         "  --follow-children    record child processes too (report-pid<P>.json each)\n"
+        "  --no-nvtx            no NVTX ranges: CUPTI's NVTX support is not loaded into the program\n"
         "  Every option has a GPUCHRONO_RUN_* variable (docs/run.md) for programs started by a launcher.\n"
         "  exit status: the program's; 128+N if signal N ended it; 125 run failed; 126 not executable; 127 not found.\n",
         to);
@@ -210,7 +211,7 @@ int run_main(int argc, char** argv) try {
         if (other_tool.empty()) {
             for (const auto& [name, value] : gpuchrono::run::options_to_environment(o)) setenv(name.c_str(), value.c_str(), 1);
             setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
-            if (!cupti_path.empty()) setenv("NVTX_INJECTION64_PATH", cupti_path.c_str(), 0);
+            if (c.nvtx && !cupti_path.empty()) setenv("NVTX_INJECTION64_PATH", cupti_path.c_str(), 0);
         }
         std::vector<char*> program;
         for (auto& a : c.program) program.push_back(a.data());

@@ -57,6 +57,8 @@ BOOST_AUTO_TEST_CASE(bad_input_is_named) {
         BOOST_TEST(std::string(e.what()).find("pdf") != std::string::npos);
     }
     BOOST_TEST(parse_run_arguments({"--help"}).help);
+    BOOST_TEST(!parse_run_arguments({"--no-nvtx", "--", "p"}).nvtx);
+    BOOST_TEST(parse_run_arguments({"--", "p"}).nvtx);
 }
 
 BOOST_AUTO_TEST_CASE(every_option_survives_the_environment) {

@@ -183,6 +183,7 @@ RunCommand parse_run_arguments(const std::vector<std::string>& args) {
             if (ms < 10 || ms > 1000) throw OptionError("--flush-ms is between 10 and 1000");
             c.options.flush_ms = static_cast<unsigned>(ms);
         } else if (a == "--follow-children") c.options.follow_children = true;
+        else if (a == "--no-nvtx") c.nvtx = false;
         else throw OptionError("unknown option " + a);
     }
     for (; i < args.size(); ++i) c.program.push_back(args[i]);

@@ -73,6 +73,7 @@ struct RunCommand {
     RunOptions options;
     std::vector<std::string> program;  // PROGRAM and its arguments
     bool help = false;
+    bool nvtx = true;  // --no-nvtx: leave NVTX_INJECTION64_PATH unset (no ranges; CUPTI's NVTX support not loaded)
 };
 
 // Throws OptionError for an unknown option, a missing value or no program.
