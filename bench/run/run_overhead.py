@@ -43,7 +43,7 @@ class Runner:
                 if os.path.exists(path):
                     return path
             raise SystemExit(f"run_overhead: {name} is not in {build} (build it, or pass --build)")
-        self.workload = find("bench_run_workload")
+        self.workload = find("run_overhead_workload")
         self.raw = find("libbench_raw_cupti_inject.so")
         self.gpuchrono = find("gpuchrono")
         self.tmp = tempfile.mkdtemp(prefix="gpuchrono-run-bench-")

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The programs run_overhead.py times with and without `gpuchrono run`: plain CUDA, no gpuchrono in them.
 //
-//   bench_run_workload spin N D_US     N back-to-back launches of a D_US spin (GPU-bound)
-//   bench_run_workload empty N         N empty kernels (launch-bound)
-//   bench_run_workload startup         starts CUDA and ends (start-up cost)
-//   bench_run_workload kernels200 N SLOW   200 distinct 5 us kernels, N calls each, interleaved; kernel 17
+//   run_overhead_workload spin N D_US     N back-to-back launches of a D_US spin (GPU-bound)
+//   run_overhead_workload empty N         N empty kernels (launch-bound)
+//   run_overhead_workload startup         starts CUDA and ends (start-up cost)
+//   run_overhead_workload kernels200 N SLOW   200 distinct 5 us kernels, N calls each, interleaved; kernel 17
 //                                      spins SLOW times as long (1.03: 3% slower) for the diff target
 //
 // Prints "loop_ns=<ns>": the host wall time of the loop and its final synchronize, start-up excluded.
@@ -51,7 +51,7 @@ void launch_nth(int n, std::uint64_t ns, std::integer_sequence<int, K...>) {
 
 void check(cudaError_t e) {
     if (e != cudaSuccess) {
-        std::fprintf(stderr, "bench_run_workload: %s\n", cudaGetErrorString(e));
+        std::fprintf(stderr, "run_overhead_workload: %s\n", cudaGetErrorString(e));
         std::exit(1);
     }
 }
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
             for (int k = 0; k < 200; ++k)
                 launch_nth(k, static_cast<std::uint64_t>(5000 * (k == 17 ? slow : 1.0)), std::make_integer_sequence<int, 200>{});
     } else if (mode != "startup") {
-        std::fprintf(stderr, "bench_run_workload: unknown mode %s\n", mode.c_str());
+        std::fprintf(stderr, "run_overhead_workload: unknown mode %s\n", mode.c_str());
         return 2;
     }
     check(cudaDeviceSynchronize());
