@@ -94,8 +94,9 @@ set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # A control file has no license field: the extended description names it, and the copyright file holds it.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "RAII timers for CUDA work at the host, stream, kernel and GPU-activity levels, statistics,
-reports, and detection of the common timing pitfalls. Headers, a static library, CMake and pkg-config files, and
-the gpuchrono-report and gpuchrono-compare tools. License: ${GPUCHRONO_LICENSE} (/usr/${GPUCHRONO_DOC_DIR}/copyright).")
+reports, and detection of the common timing pitfalls. Headers, a static library, CMake and pkg-config files, the
+gpuchrono command (run, diff, report, compare, merge) with its injection library, and the gpuchrono-report and
+gpuchrono-compare tools. License: ${GPUCHRONO_LICENSE} (/usr/${GPUCHRONO_DOC_DIR}/copyright).")
 # range-v3 is a usage requirement of the headers; the CUDA toolkit is the user's own (not a Debian package).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "librange-v3-dev (>= 0.12.0)")
 # libgpuchrono_mpi.a (find_package(gpuchrono COMPONENTS mpi)) links MPI; only that component needs it, so it is

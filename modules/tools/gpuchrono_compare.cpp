@@ -24,6 +24,8 @@
 
 #include <gpuchrono/api.hpp>
 
+#include "commands.hpp"
+
 namespace {
 
 int usage(std::FILE* to) {
@@ -47,7 +49,7 @@ bool parse_ratio(const char* text, double& into) {
 
 }  // namespace
 
-int main(int argc, char** argv) try {
+int compare_main(int argc, char** argv) try {
     std::string files[2];
     int given = 0;
     gpuchrono::CompareOptions options;
@@ -108,3 +110,7 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "gpuchrono-compare: %s\n", e.what());
     return 2;
 }
+
+#ifndef GPUCHRONO_ONE_COMMAND
+int main(int argc, char** argv) { return compare_main(argc, argv); }
+#endif

@@ -28,6 +28,8 @@
 
 #include <gpuchrono/api.hpp>
 
+#include "commands.hpp"
+
 namespace {
 
 int usage(std::FILE* to) {
@@ -109,7 +111,7 @@ int merge(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) try {
+int report_main(int argc, char** argv) try {
     if (argc > 1 && std::string_view(argv[1]) == "merge") return merge(argc, argv);
     std::filesystem::path input, out;
     bool quiet = false;
@@ -152,3 +154,7 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "gpuchrono-report: %s\n", e.what());
     return 1;
 }
+
+#ifndef GPUCHRONO_ONE_COMMAND
+int main(int argc, char** argv) { return report_main(argc, argv); }
+#endif

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// libgpuchrono_inject.so: what `gpuchrono run` puts into an unmodified program. The CUDA driver loads it when
+// the program initializes CUDA (CUDA_INJECTION64_PATH) and calls InitializeInjection(); from then on every
+// kernel, memcpy and memset is recorded by CUPTI's activity API (graph kernels each as itself), NVTX push/pop
+// arrive through CUPTI's NVTX domain (NVTX_INJECTION64_PATH names libcupti), and the launch callbacks tie each
+// activity to the innermost range open on its launching thread. Records are folded into per-name tables with
+// bounded samples as CUPTI hands over its buffers (aggregate.hpp); the report is written on exit, exit(),
+// SIGINT and SIGTERM, and brought up to date on disk every flush period, marked incomplete, so a crash leaves
+// at most that much out.
+//
+// It links CUPTI directly: the library it was built with (its soname) must be the one the program's driver can
+// run; `gpuchrono run` checks that before starting the program.
+#include "cupti/toolkit.hpp"
+#include "run/aggregate.hpp"
+#include "run/range_attribution.hpp"
+#include "run/run_options.hpp"
+#include "run/run_report.hpp"
+
+#include <gpuchrono/distributed/device_identity.hpp>
+#include <gpuchrono/distributed/rank_identity.hpp>
+#include <gpuchrono/report/report_files.hpp>
+#include <gpuchrono/report/report_json.hpp>
+
+#include <cupti.h>
+#include <generated_nvtx_meta.h>
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using namespace gpuchrono;
+using namespace gpuchrono::run;
+
+constexpr std::size_t buffer_bytes = 8u << 20;
+constexpr std::size_t buffer_alignment = 8;
+// The fixed part of a kernel's CUPTI record (docs/measure.md: 0.93..0.95 us on an H100); kernels under twice
+// it are flagged.
+constexpr double timer_floor_ns = 950;
+
+// The name of a kernel as CUPTI gives it (mangled), demangled once and checked against --kernels once.
+struct KernelName {
+    std::string mangled;
+    std::string demangled;
+    bool recorded = true;
+    std::size_t row = Aggregate::no_row;  // its table row (one per name unless split by shape)
+};
+
+struct State {
+    RunOptions options;
+    std::unique_ptr<std::regex> kernel_filter;
+    std::string command;
+    std::filesystem::path folder;
+    std::string file_name = "report.json";
+
+    std::mutex lock;  // aggregate, names, devices, trace, windows
+    std::unique_ptr<Aggregate> aggregate;
+    std::unordered_map<const char*, KernelName> names;
+    std::vector<report::DeviceInfo> devices;
+    std::vector<distributed::DeviceIdentity> identities;
+    std::vector<KernelActivity> trace;
+    std::uint64_t trace_left_out = 0;
+    // Records a forced flush handed over while their work still ran (timestamps 0): left out, and said so.
+    std::uint64_t incomplete = 0;
+    // Recording windows in CUPTI time, [start, end); end 0: open.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;
+
+    RangeNames ranges;
+    std::vector<std::size_t> range_rows;  // table row per range id, found once (under lock)
+    CorrelationMap launches;
+    std::uint32_t watched_range = 0;  // --nvtx's range id, 0: none
+    // The launch callbacks serve NVTX attribution only: enabled at the first range, so a program without NVTX
+    // pays for the activity records alone.
+    std::atomic<bool> launch_callbacks{false};
+
+    CUpti_SubscriberHandle subscriber = nullptr;
+    int wake[2] = {-1, -1};  // signal handlers and exit to the flush thread
+    int done[2] = {-1, -1};  // the flush thread back to a waiting signal handler
+    std::thread flusher;
+    std::atomic<bool> finished{false};
+    std::mutex write_lock;
+};
+
+State* state = nullptr;
+
+thread_local RangeStack thread_ranges;
+
+void say(const std::string& text) { std::fprintf(stderr, "gpuchrono run: %s\n", text.c_str()); }
+
+std::string cupti_error(CUptiResult r) {
+    const char* text = nullptr;
+    cuptiGetResultString(r, &text);
+    return text ? text : "CUPTI error " + std::to_string(static_cast<int>(r));
+}
+
+std::string demangle(const char* name) {
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> d(abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
+    return status == 0 && d ? std::string(d.get()) : std::string(name);
+}
+
+const char* copy_kind(std::uint8_t kind) {
+    switch (kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "HtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "AtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA: return "AtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD: return "AtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "DtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "PtoP";
+    default: return "other";
+    }
+}
+
+const char* overhead_kind(CUpti_ActivityOverheadKind kind) {
+    switch (kind) {
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return "JIT compilation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return "CUPTI buffer flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return "CUPTI instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return "CUPTI resources";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return "module loading";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return "lazy function loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return "command buffer full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return "activity buffer request";
+    default: return "other";
+    }
+}
+
+std::uint64_t now() {
+    std::uint64_t t = 0;
+    cuptiGetTimestamp(&t);
+    return t;
+}
+
+// Under state->lock.
+bool in_window(std::uint64_t start) {
+    for (const auto& [from, to] : state->windows)
+        if (start >= from && (to == 0 || start < to)) return true;
+    return false;
+}
+
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
+    *size = *buffer ? buffer_bytes : 0;
+    *max_records = 0;
+}
+
+KernelName& kernel_name(const char* name) {
+    auto it = state->names.find(name);
+    if (it != state->names.end() && it->second.mangled == name) return it->second;
+    KernelName k;
+    k.mangled = name ? name : "";
+    k.demangled = demangle(k.mangled.c_str());
+    if (state->kernel_filter) k.recorded = std::regex_search(k.demangled, *state->kernel_filter);
+    return state->names[name] = std::move(k);
+}
+
+// The launch of a record (its range), and the lowest correlation id of the buffer being read.
+std::uint32_t lowest_correlation = 0;
+
+LaunchContext launch_of(std::uint32_t correlation) {
+    if (correlation < lowest_correlation || lowest_correlation == 0) lowest_correlation = correlation;
+    return state->launches.empty() ? LaunchContext{} : state->launches.find(correlation);
+}
+
+// A forced flush (the periodic one) hands over records of work still running with unknown timestamps.
+bool incomplete(std::uint64_t start, std::uint64_t end) {
+    if (start != 0 && end != 0 && end >= start) return false;
+    ++state->incomplete;
+    return true;
+}
+
+void record(const CUpti_Activity* a) {
+    switch (a->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const auto* k = reinterpret_cast<const toolkit::KernelRecord*>(a);
+        const LaunchContext context = launch_of(k->correlationId);
+        if (incomplete(k->start, k->end)) return;
+        KernelName& name = kernel_name(k->name);
+        if (!name.recorded || !in_window(k->start) || (state->watched_range != 0 && !context.in_watched)) {
+            state->aggregate->add_filtered();
+            return;
+        }
+        KernelLaunch l;
+        l.name = name.demangled;
+        l.grid[0] = static_cast<std::uint32_t>(k->gridX), l.grid[1] = static_cast<std::uint32_t>(k->gridY), l.grid[2] = static_cast<std::uint32_t>(k->gridZ);
+        l.block[0] = static_cast<std::uint32_t>(k->blockX), l.block[1] = static_cast<std::uint32_t>(k->blockY), l.block[2] = static_cast<std::uint32_t>(k->blockZ);
+        l.device = static_cast<int>(k->deviceId);
+        l.start_ns = k->start;
+        l.end_ns = k->end;
+        std::size_t range_row = Aggregate::no_row;
+        if (context.range != 0) {
+            if (state->range_rows.size() <= context.range) state->range_rows.resize(context.range + 1, Aggregate::no_row);
+            std::size_t& cached = state->range_rows[context.range];
+            if (cached == Aggregate::no_row) cached = state->aggregate->range_row(state->ranges.name(context.range));
+            range_row = cached;
+        }
+        std::size_t kernel_row = name.row;
+        if (kernel_row == Aggregate::no_row || state->options.split_by_shape) {
+            kernel_row = state->aggregate->kernel_row(l);
+            if (!state->options.split_by_shape) name.row = kernel_row;
+        }
+        state->aggregate->add_kernel_at(kernel_row, range_row, l);
+        if (state->options.trace > 0) {
+            if (state->trace.size() < state->options.trace) {
+                KernelActivity t;
+                t.name = name.demangled;
+                t.device = l.device;
+                t.stream = k->streamId;
+                for (int i = 0; i < 3; ++i) t.grid[i] = l.grid[i], t.block[i] = l.block[i];
+                t.start_ns = k->start;
+                t.end_ns = k->end;
+                t.correlation_id = k->correlationId;
+                t.graph_id = k->graphId;
+                t.graph_node_id = k->graphNodeId;
+                state->trace.push_back(std::move(t));
+            } else {
+                ++state->trace_left_out;
+            }
+        }
+        return;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* m = reinterpret_cast<const toolkit::MemcpyRecord*>(a);
+        const LaunchContext context = launch_of(m->correlationId);
+        if (incomplete(m->start, m->end)) return;
+        if (!in_window(m->start) || (state->watched_range != 0 && !context.in_watched)) {
+            state->aggregate->add_filtered();
+            return;
+        }
+        state->aggregate->add_transfer(copy_kind(m->copyKind), static_cast<int>(m->deviceId), m->bytes, m->start, m->end);
+        return;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* m = reinterpret_cast<const toolkit::MemsetRecord*>(a);
+        const LaunchContext context = launch_of(m->correlationId);
+        if (incomplete(m->start, m->end)) return;
+        if (!in_window(m->start) || (state->watched_range != 0 && !context.in_watched)) {
+            state->aggregate->add_filtered();
+            return;
+        }
+        state->aggregate->add_transfer("memset", static_cast<int>(m->deviceId), m->bytes, m->start, m->end);
+        return;
+    }
+    case CUPTI_ACTIVITY_KIND_OVERHEAD: {
+        const auto* o = reinterpret_cast<const CUpti_ActivityOverhead3*>(a);
+        state->aggregate->add_overhead(overhead_kind(o->overheadKind), o->start, o->end);
+        return;
+    }
+    case CUPTI_ACTIVITY_KIND_DEVICE: {
+        const auto* d = reinterpret_cast<const CUpti_ActivityDevice5*>(a);
+        report::DeviceInfo info;
+        info.index = static_cast<int>(d->id);
+        info.name = d->name ? d->name : "";
+        info.compute_major = static_cast<int>(d->computeCapabilityMajor);
+        info.compute_minor = static_cast<int>(d->computeCapabilityMinor);
+        info.sm_count = static_cast<int>(d->numMultiprocessors);
+        info.global_memory_bytes = d->globalMemorySize;
+        info.sm_clock_nominal_mhz = d->coreClockRate / 1000.0;
+        info.l2_bytes = d->l2CacheSize;
+        for (const auto& known : state->devices)
+            if (known.index == info.index) return;
+        unsigned char uuid[16];
+        std::memcpy(uuid, &d->uuid, sizeof uuid);
+        state->identities.push_back({info.index, info.name, distributed::format_uuid(uuid), ""});
+        state->devices.push_back(info);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer, std::size_t, std::size_t valid) {
+    {
+        const std::lock_guard guard(state->lock);
+        CUpti_Activity* a = nullptr;
+        lowest_correlation = 0;
+        while (cuptiActivityGetNextRecord(buffer, valid, &a) == CUPTI_SUCCESS) record(a);
+        // Launches well behind this buffer's records have had theirs: forgotten.
+        constexpr std::uint32_t margin = 1u << 16;
+        if (!state->launches.empty() && lowest_correlation > margin) state->launches.forget_before(lowest_correlation - margin);
+        std::size_t dropped = 0;
+        if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS && dropped > 0)
+            state->aggregate->add_dropped("activity records (CUPTI buffers full)", dropped);
+    }
+    std::free(buffer);
+}
+
+std::string range_name_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
+    const nvtxEventAttributes_t* attributes = nullptr;
+    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushA) {
+        const auto* p = static_cast<const nvtxRangePushA_params*>(data->functionParams);
+        return p && p->message ? p->message : "";
+    }
+    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushEx) attributes = static_cast<const nvtxRangePushEx_params*>(data->functionParams)->eventAttrib;
+    if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx)
+        attributes = static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->core.eventAttrib;
+    if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII && attributes->message.ascii)
+        return attributes->message.ascii;
+    if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_REGISTERED) return "(registered string)";
+    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushW) return "(wide string)";
+    return "(unnamed)";
+}
+
+void enable_all_launch_callbacks();
+
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    if (domain == CUPTI_CB_DOMAIN_NVTX) {
+        switch (cbid) {
+        case CUPTI_CBID_NVTX_nvtxRangePushA:
+        case CUPTI_CBID_NVTX_nvtxRangePushW:
+        case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+            if (!state->launch_callbacks.load(std::memory_order_relaxed) && !state->launch_callbacks.exchange(true))
+                enable_all_launch_callbacks();
+            const std::uint32_t id = state->ranges.intern(range_name_of(cbid, static_cast<const CUpti_NvtxData*>(data)));
+            thread_ranges.push(id, id == state->watched_range);
+            return;
+        }
+        case CUPTI_CBID_NVTX_nvtxRangePop:
+        case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+            thread_ranges.pop();
+            return;
+        default:
+            return;
+        }
+    }
+    // A launch, copy or set through the runtime or the driver: remember the thread's innermost range for its
+    // record. Both layers' correlation ids are kept, whichever the record carries; outside every range nothing is.
+    if (thread_ranges.open.empty()) return;
+    const auto* api = static_cast<const CUpti_CallbackData*>(data);
+    if (api->callbackSite != CUPTI_API_ENTER) return;
+    state->launches.remember(api->correlationId, {thread_ranges.innermost(), thread_ranges.watched > 0});
+}
+
+void enable_launch_callbacks(CUpti_CallbackDomain domain, std::uint32_t count) {
+    for (std::uint32_t cbid = 1; cbid < count; ++cbid) {
+        const char* name = nullptr;
+        if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr) continue;
+        const std::string n = name;
+        const auto has = [&](const char* part) { return n.find(part) != std::string::npos; };
+        const bool launches = has("Launch") && !has("HostFunc") && !has("Attribute") && !has("Occupancy");
+        if (launches || has("Memcpy") || has("Memset")) cuptiEnableCallback(1, state->subscriber, domain, cbid);
+    }
+}
+
+void enable_all_launch_callbacks() {
+    enable_launch_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+    enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+}
+
+// Writes the report as it stands; `final` also writes the other formats and the table on stderr.
+void write_now(bool final, const std::string& status_note, const std::string& ending = {}) {
+    const std::lock_guard writing(state->write_lock);
+    RunInfo info;
+    std::unique_ptr<Aggregate> copy;
+    {
+        const std::lock_guard guard(state->lock);
+        copy = std::make_unique<Aggregate>(*state->aggregate);
+        info.devices = state->devices;
+        info.identities = state->identities;
+        if (final) info.trace = state->trace;
+        info.trace_left_out = state->trace_left_out;
+        if (state->incomplete > 0)
+            info.notes.push_back(std::to_string(state->incomplete) +
+                                 " records were handed over by a periodic flush while their work still ran (no end time): "
+                                 "left out of the tables; a longer --flush-ms loses fewer");
+    }
+    info.complete = final && status_note.empty();
+    info.status_note = status_note;
+    info.command = state->command;
+    info.timer_floor_ns = timer_floor_ns;
+    if (!state->options.kernels.empty()) info.notes.push_back("recorded only kernels matching --kernels " + state->options.kernels);
+    if (!state->options.nvtx.empty()) info.notes.push_back("recorded only work launched inside NVTX range " + state->options.nvtx);
+    if (!ending.empty()) info.notes.push_back(ending);
+    try {
+        const report::Report r = build_report(*copy, info);
+        std::filesystem::create_directories(state->folder);
+        const std::filesystem::path file = state->folder / state->file_name;
+        const std::filesystem::path partial = state->folder / (state->file_name + ".partial");
+        report::save_report(r, partial);
+        std::filesystem::rename(partial, file);
+        if (!final) return;
+        const std::string stem = file.stem().string();
+        if (state->options.csv) {
+            std::ofstream(state->folder / (stem + "-kernels.csv")) << rows_csv(table_rows(r, kernels_experiment));
+            std::ofstream(state->folder / (stem + "-nvtx.csv")) << rows_csv(table_rows(r, ranges_experiment));
+        }
+        if (state->options.html || state->options.perfetto) report::write_report_files(r, state->folder / (stem + "-files"));
+        if (state->options.top > 0) {
+            std::fprintf(stderr, "\ngpuchrono run: %s (%s)\n", file.string().c_str(),
+                         info.complete ? "complete" : ("incomplete: " + status_note).c_str());
+            std::fputs(render_top(r, state->options.top).c_str(), stderr);
+        }
+    } catch (const std::exception& e) {
+        say(std::string("cannot write the report: ") + e.what());
+    }
+}
+
+void final_flush_and_write(const std::string& status_note) {
+    if (state->finished.exchange(true)) return;
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    write_now(true, status_note);
+}
+
+// Signal handlers only write a byte; the flush thread does the work (CUPTI and the file system are not
+// async-signal-safe).
+struct Chained {
+    int signal;
+    struct sigaction previous;
+};
+Chained chained[4] = {{SIGINT, {}}, {SIGTERM, {}}, {SIGUSR1, {}}, {SIGUSR2, {}}};
+
+void on_signal(int sig, siginfo_t* info, void* context) {
+    const int saved = errno;
+    const char c = sig == SIGUSR1 ? 's' : sig == SIGUSR2 ? 'p' : sig == SIGINT ? 'i' : 't';
+    const bool ending = c == 'i' || c == 't';
+    if (state && ::write(state->wake[1], &c, 1) == 1 && ending) {
+        pollfd p{state->done[0], POLLIN, 0};
+        if (poll(&p, 1, 5000) == 1) {
+            char ack;
+            (void)!read(state->done[0], &ack, 1);
+        }
+    }
+    errno = saved;
+    if (!ending) return;
+    for (Chained& ch : chained) {
+        if (ch.signal != sig) continue;
+        if (ch.previous.sa_flags & SA_SIGINFO) {
+            if (ch.previous.sa_sigaction) ch.previous.sa_sigaction(sig, info, context);
+        } else if (ch.previous.sa_handler == SIG_IGN) {
+            return;
+        } else if (ch.previous.sa_handler == SIG_DFL) {
+            signal(sig, SIG_DFL);
+            raise(sig);
+        } else if (ch.previous.sa_handler) {
+            ch.previous.sa_handler(sig);
+        }
+    }
+}
+
+void install_signals() {
+    struct sigaction a {};
+    a.sa_sigaction = on_signal;
+    a.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&a.sa_mask);
+    for (Chained& ch : chained) {
+        if ((ch.signal == SIGUSR1 || ch.signal == SIGUSR2) && !state->options.signals) continue;
+        sigaction(ch.signal, &a, &ch.previous);
+    }
+}
+
+// A forked child (without exec) shares the parent's pipes and report file but not its flush thread: it records
+// nothing and leaves the parent's handlers alone. An exec'd child loads the injection afresh.
+void on_fork_child() {
+    for (Chained& ch : chained) {
+        if ((ch.signal == SIGUSR1 || ch.signal == SIGUSR2) && !(state && state->options.signals)) continue;
+        sigaction(ch.signal, &ch.previous, nullptr);
+    }
+    state = nullptr;
+}
+
+void flush_loop() {
+    // The periodic report costs its writing time; it is skipped while the last one took more than 5% of the
+    // time since (a report of many kernels on a slow disk), so the program never waits on it.
+    auto last_write = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::duration last_cost{};
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // handlers run on the program's threads, never this one
+    while (!state->finished.load()) {
+        pollfd p{state->wake[0], POLLIN, 0};
+        const int ready = poll(&p, 1, static_cast<int>(state->options.flush_ms));
+        if (state->finished.load()) break;
+        if (ready == 1) {
+            char c = 0;
+            if (read(state->wake[0], &c, 1) != 1) continue;
+            if (c == 'q') break;
+            if (c == 's' || c == 'p') {
+                const std::lock_guard guard(state->lock);
+                const std::uint64_t t = now();
+                const bool open = !state->windows.empty() && state->windows.back().second == 0;
+                if (c == 's' && !open) state->windows.push_back({t, 0});
+                if (c == 'p' && open) state->windows.back().second = t;
+                continue;
+            }
+            // SIGINT or SIGTERM: the report as it stands, complete unless the program's own handler goes on.
+            cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            write_now(true, "", c == 'i' ? "the program received SIGINT" : "the program received SIGTERM");
+            const char ack = 'd';
+            (void)!::write(state->done[1], &ack, 1);
+            continue;
+        }
+        // Forced: a buffer CUPTI is still filling is handed over too, so a crash loses at most this period.
+        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        const auto start = std::chrono::steady_clock::now();
+        if (start - last_write < 20 * last_cost) continue;
+        write_now(false, "the program had not ended at the last periodic flush");
+        last_write = std::chrono::steady_clock::now();
+        last_cost = last_write - start;
+    }
+}
+
+void at_exit() {
+    if (!state || state->finished.load()) return;
+    const char q = 'q';
+    (void)!::write(state->wake[1], &q, 1);
+    if (state->flusher.joinable()) state->flusher.join();
+    final_flush_and_write("");
+}
+
+std::string program_command() {
+    std::ifstream f("/proc/self/cmdline", std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    for (char& c : all)
+        if (c == '\0') c = ' ';
+    while (!all.empty() && all.back() == ' ') all.pop_back();
+    return all;
+}
+
+int initialize() {
+    RunOptions options;
+    try {
+        options = options_from_environment();
+    } catch (const std::exception& e) {
+        say(std::string(e.what()) + "; the program runs without recording");
+        return 1;
+    }
+    if (options.root_pid > 0 && getpid() != options.root_pid && !options.follow_children) return 1;
+    if (!options.follow_children) unsetenv("CUDA_INJECTION64_PATH");  // children started from here on run untouched
+
+    auto s = std::make_unique<State>();
+    s->options = options;
+    if (!options.kernels.empty()) s->kernel_filter = std::make_unique<std::regex>(options.kernels);
+    s->command = program_command();
+    s->folder = options.output;
+    bool root = options.root_pid == 0 || getpid() == options.root_pid;
+    try {
+        s->file_name = report_file_name(distributed::identity_from_environment(), root);
+    } catch (const std::exception&) {
+        s->file_name = root ? "report.json" : "report-pid" + std::to_string(getpid()) + ".json";
+    }
+    AggregateOptions aggregate;
+    aggregate.reservoir = options.reservoir;
+    aggregate.split_by_shape = options.split_by_shape;
+    s->aggregate = std::make_unique<Aggregate>(aggregate);
+    if (options.perfetto && s->options.trace == 0) s->options.trace = 200000;
+    state = s.release();
+
+    if (const CUptiResult r = cuptiSubscribe(&state->subscriber, on_callback, nullptr); r != CUPTI_SUCCESS) {
+        say("another CUPTI user holds this process's CUPTI subscription (" + cupti_error(r) +
+            "; a profiler such as Nsight Systems or torch.profiler): the program runs untouched and nothing is recorded");
+        RunInfo info;
+        info.complete = false;
+        info.status_note = "not recorded: another CUPTI user held the subscription";
+        info.command = state->command;
+        try {
+            std::filesystem::create_directories(state->folder);
+            report::save_report(build_report(*state->aggregate, info), state->folder / state->file_name);
+        } catch (const std::exception&) {
+        }
+        return 1;
+    }
+    if (!options.nvtx.empty()) state->watched_range = state->ranges.intern(options.nvtx);
+    const std::uint64_t t0 = now();
+    if (!options.signals) {
+        const std::uint64_t from = t0 + static_cast<std::uint64_t>(options.delay_s * 1e9);
+        const std::uint64_t to = options.duration_s > 0 ? from + static_cast<std::uint64_t>(options.duration_s * 1e9) : 0;
+        state->windows.push_back({from, to});
+    }
+    cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
+    cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                          CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_OVERHEAD}) {
+        if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS && kind != CUPTI_ACTIVITY_KIND_OVERHEAD)
+            say("cannot enable CUPTI activity kind " + std::to_string(static_cast<int>(kind)) + ": " + cupti_error(r));
+    }
+    if (pipe2(state->wake, O_CLOEXEC) != 0 || pipe2(state->done, O_CLOEXEC) != 0) {
+        say("cannot create the flush thread's pipes; the report is written at exit only");
+    } else {
+        install_signals();
+        pthread_atfork(nullptr, nullptr, on_fork_child);
+        state->flusher = std::thread(flush_loop);
+    }
+    std::atexit(at_exit);
+    return 1;
+}
+
+}  // namespace
+
+extern "C" {
+
+// The CUDA driver calls this once, from the thread that initializes CUDA.
+__attribute__((visibility("default"))) int InitializeInjection(void) {
+    try {
+        return initialize();
+    } catch (const std::exception& e) {
+        say(std::string("the injection failed (") + e.what() + "): the program runs without recording");
+        return 1;
+    }
+}
+
+// What `gpuchrono run` checks before starting a program: the CUDA major this library was built for, and where
+// the CUPTI it links lives (for NVTX_INJECTION64_PATH).
+__attribute__((visibility("default"))) int gpuchrono_inject_cuda_major(void) { return gpuchrono::toolkit::cuda_major; }
+
+__attribute__((visibility("default"))) const char* gpuchrono_inject_cupti_path(void) {
+    static std::string path;
+    Dl_info info{};
+    if (path.empty() && dladdr(reinterpret_cast<void*>(&cuptiSubscribe), &info) != 0 && info.dli_fname) path = info.dli_fname;
+    return path.c_str();
+}
+
+}  // extern "C"

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""gpuchrono run on a GPU: run_target (test/run/run_target.cu) recorded without any change to it.
+
+Checks: every launch counted; the spin's median equals its CUPTI record (D plus the record's floor: within
+D .. D + 3 us); graph kernels each as themselves; NVTX attribution to the innermost range per thread; the
+program's exit status passed on; SIGTERM writes a report; a crash leaves the last periodic flush, marked
+incomplete; diff of two like runs calls nothing slower; where PyTorch is installed, a torch program's kernels;
+where mpirun is, a job of 2 ranks writing a report each that gpuchrono merge combines. Exit 77 (skipped)
+without a CUDA device.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+
+def load(folder):
+    with open(os.path.join(folder, "report.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def table(report, experiment="kernels"):
+    """name -> {calls, median_ns} from the report's series and metrics."""
+    rows = {}
+    for e in report["experiments"]:
+        if e["id"] != experiment:
+            continue
+        metrics = {m["name"]: m["value"] for m in e.get("metrics", [])}
+        for s in e["series"]:
+            rows[s["name"]] = {"calls": metrics.get(s["name"] + " | calls"), "median_ns": s["stats"]["median_ns"]}
+    return rows
+
+
+def find(rows, part):
+    hits = [v for k, v in rows.items() if part in k]
+    return hits[0] if len(hits) == 1 else None
+
+
+failures = []
+
+
+def expect(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--gpuchrono", required=True)
+    p.add_argument("--target", required=True)
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+    probe = subprocess.run([a.target, "spin", "1", "1"], capture_output=True, text=True)
+    if probe.returncode == 77:
+        print("no CUDA device: skipped")
+        return 77
+
+    def run(name, *args, options=()):
+        folder = os.path.join(a.out, name)
+        r = subprocess.run([a.gpuchrono, "run", "-o", folder, *options, "--", a.target, *args], capture_output=True, text=True)
+        print(r.stderr)
+        return folder, r
+
+    folder, r = run("spin", "spin", "2000", "10")
+    expect(r.returncode == 0, "spin: exit status 0")
+    rows = table(load(folder))
+    spin, empty = find(rows, "spin_kernel"), find(rows, "empty_kernel")
+    expect(spin is not None and spin["calls"] == 2000, f"spin: 2000 spin calls counted ({spin})")
+    expect(empty is not None and empty["calls"] == 4000, f"spin: 4000 empty calls counted ({empty})")
+    expect(spin is not None and 10000 <= spin["median_ns"] <= 13000, "spin: median of a 10 us spin within 10 .. 13 us")
+    expect("spin_kernel" in r.stderr, "spin: the top table on stderr names the kernel")
+
+    folder, r = run("graph", "graph")
+    rep = load(folder)
+    spin = find(table(rep), "spin_kernel")
+    expect(spin is not None and spin["calls"] == 30, f"graph: 3 nodes x 10 launches = 30 kernel records ({spin})")
+    graph = table(rep, "nvtx").get("graph")
+    expect(graph is not None and graph["calls"] == 30, f"graph: every node's record in the range around cudaGraphLaunch ({graph})")
+
+    folder, r = run("nvtx", "nvtx")
+    ranges = table(load(folder), "nvtx")
+    for t in ("thread-0", "thread-1"):
+        got = ranges.get(t)
+        expect(got is not None and got["calls"] == 10, f"nvtx: 10 spins in innermost range {t} ({got})")
+    expect(ranges.get("step", {}).get("calls") == 10, f"nvtx: 2 x 5 empty kernels in range step ({ranges.get('step')})")
+
+    folder, r = run("nvtx-filter", "nvtx", options=("--nvtx", "thread-1"))
+    rows = table(load(folder))
+    spin = find(rows, "spin_kernel")
+    expect(spin is not None and spin["calls"] == 10 and find(rows, "empty_kernel") is None,
+           f"--nvtx thread-1: only its 10 spins recorded ({rows})")
+
+    folder, r = run("exit", "exit", "5")
+    expect(r.returncode == 5, f"exit(5): status passed on ({r.returncode})")
+    expect(any(n == "run status: complete" for n in load(folder)["notes"]), "exit(5): report complete")
+
+    folder = os.path.join(a.out, "sigterm")
+    proc = subprocess.Popen([a.gpuchrono, "run", "-o", folder, "--", a.target, "sigterm"], stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    rep = load(folder)
+    spin = find(table(rep), "spin_kernel")
+    expect(proc.returncode == 128 + signal.SIGTERM, f"SIGTERM: status 143 ({proc.returncode})")
+    expect(spin is not None and spin["calls"] > 0, "SIGTERM: the report holds the spins")
+    expect(any("SIGTERM" in n for n in rep["notes"]), "SIGTERM: the report says how it ended")
+
+    folder, r = run("crash", "crash")
+    rep = load(folder)
+    spin = find(table(rep), "spin_kernel")
+    expect(r.returncode == 128 + signal.SIGABRT, f"crash: status 134 ({r.returncode})")
+    expect(spin is not None and spin["calls"] == 100, f"crash: the 100 spins flushed before it ({spin})")
+    expect(any(n.startswith("run status: incomplete") for n in rep["notes"]), "crash: marked incomplete")
+
+    a1, _ = run("aa-1", "spin", "2000", "10")
+    a2, _ = run("aa-2", "spin", "2000", "10")
+    d = subprocess.run([a.gpuchrono, "diff", a1, a2], capture_output=True, text=True)
+    print(d.stdout)
+    expect(d.returncode == 0, f"diff of two like runs: nothing slower (exit {d.returncode})")
+
+    try:
+        import torch  # noqa: F401
+        has_torch = True
+    except ImportError:
+        has_torch = False
+    if has_torch:
+        mlp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "run", "mlp_loop.py")
+        folder = os.path.join(a.out, "torch")
+        r = subprocess.run([a.gpuchrono, "run", "-o", folder, "--", sys.executable, mlp, "50"], capture_output=True, text=True)
+        print(r.stderr[-3000:])
+        rows = table(load(folder)) if r.returncode == 0 else {}
+        calls = sum(v["calls"] or 0 for v in rows.values())
+        expect(r.returncode == 0 and len(rows) >= 5 and calls >= 50 * 5, f"torch: an MLP loop's kernels recorded ({len(rows)} names, {calls} calls)")
+    else:
+        print("skipped: torch program (PyTorch is not installed)")
+    mpirun = shutil.which("mpirun")
+    if mpirun:
+        folder = os.path.join(a.out, "mpi")
+        r = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "2", a.gpuchrono, "run", "-o", folder, "--",
+                            a.target, "spin", "100", "10"], capture_output=True, text=True)
+        print(r.stderr[-2000:])
+        ranks = [os.path.join(folder, f"report-rank{i}.json") for i in (0, 1)]
+        expect(r.returncode == 0 and all(os.path.exists(f) for f in ranks), "mpirun -n 2: report-rank0.json and report-rank1.json")
+        m = subprocess.run([a.gpuchrono, "merge", *ranks, "-o", os.path.join(folder, "job.json"), "--quiet"], capture_output=True, text=True)
+        expect(m.returncode == 0, f"mpirun -n 2: gpuchrono merge ({m.stderr.strip()[-300:]})")
+    else:
+        print("skipped: mpirun job (no mpirun)")
+
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

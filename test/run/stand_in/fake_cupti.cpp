@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// A stand-in for CUPTI (soname libcupti.so.13, its symbol version too), so that libgpuchrono_inject.so runs its
+// real code on a machine without a GPU: the test program (stand_in_program.cpp) plays the CUDA driver and the
+// program, calling the fake_* functions below to push NVTX ranges, make launches (callbacks) and have their
+// activity records delivered through the buffers the injection registered.
+#include "cupti/toolkit.hpp"
+
+#include <cupti.h>
+#include <generated_nvtx_meta.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+std::mutex lock;
+CUpti_BuffersCallbackRequestFunc requested = nullptr;
+CUpti_BuffersCallbackCompleteFunc completed = nullptr;
+CUpti_CallbackFunc subscriber = nullptr;
+bool subscribed = false;
+bool refuse_subscription = false;
+bool nvtx_enabled = false;
+std::vector<std::uint8_t> pending;
+std::size_t dropped = 0;
+std::atomic<std::uint32_t> next_correlation{1};
+
+std::size_t record_size(CUpti_ActivityKind kind) {
+    switch (kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(gpuchrono::toolkit::KernelRecord);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(gpuchrono::toolkit::MemcpyRecord);
+    default: return 0;
+    }
+}
+
+template <class Record>
+void append(const Record& r) {
+    const std::lock_guard guard(lock);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(&r);
+    pending.insert(pending.end(), bytes, bytes + sizeof r);
+}
+
+void nvtx(CUpti_CallbackId cbid, const void* params) {
+    if (!subscriber || !nvtx_enabled) return;
+    CUpti_NvtxData data{};
+    data.functionName = "nvtx";
+    data.functionParams = params;
+    subscriber(nullptr, CUPTI_CB_DOMAIN_NVTX, cbid, &data);
+}
+
+void api(CUpti_CallbackDomain domain, std::uint32_t correlation) {
+    if (!subscriber) return;
+    CUpti_CallbackData data{};
+    data.callbackSite = CUPTI_API_ENTER;
+    data.correlationId = correlation;
+    data.functionName = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "cudaLaunchKernel" : "cuLaunchKernel";
+    subscriber(nullptr, domain, 1, &data);
+    data.callbackSite = CUPTI_API_EXIT;
+    subscriber(nullptr, domain, 1, &data);
+}
+
+}  // namespace
+
+extern "C" {
+
+// --- the stand-in's controls, for the test program ---
+
+__attribute__((visibility("default"))) void fake_cupti_refuse_subscription(int refuse) { refuse_subscription = refuse != 0; }
+
+__attribute__((visibility("default"))) void fake_cupti_push(const char* name) {
+    nvtxRangePushA_params p{name};
+    nvtx(CUPTI_CBID_NVTX_nvtxRangePushA, &p);
+}
+
+__attribute__((visibility("default"))) void fake_cupti_pop(void) {
+    nvtxRangePop_params p{};
+    nvtx(CUPTI_CBID_NVTX_nvtxRangePop, &p);
+}
+
+// A kernel launched through the runtime (its callback, then the driver's with another id, as CUDA does) that
+// ran from start to end on `device`; its record carries the runtime's id.
+__attribute__((visibility("default"))) void fake_cupti_kernel(const char* name, std::uint64_t start, std::uint64_t end, int device) {
+    const std::uint32_t runtime = next_correlation++;
+    const std::uint32_t driver = next_correlation++;
+    api(CUPTI_CB_DOMAIN_RUNTIME_API, runtime);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, driver);
+    gpuchrono::toolkit::KernelRecord k{};
+    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k.name = name;
+    k.start = start;
+    k.end = end;
+    k.deviceId = static_cast<std::uint32_t>(device);
+    k.correlationId = runtime;
+    k.gridX = k.gridY = k.gridZ = 1;
+    k.blockX = 32, k.blockY = k.blockZ = 1;
+    append(k);
+}
+
+__attribute__((visibility("default"))) void fake_cupti_memcpy(std::uint64_t bytes, std::uint64_t start, std::uint64_t end) {
+    const std::uint32_t runtime = next_correlation++;
+    api(CUPTI_CB_DOMAIN_RUNTIME_API, runtime);
+    gpuchrono::toolkit::MemcpyRecord m{};
+    m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+    m.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+    m.bytes = bytes;
+    m.start = start;
+    m.end = end;
+    m.correlationId = runtime;
+    append(m);
+}
+
+__attribute__((visibility("default"))) void fake_cupti_drop(std::size_t count) {
+    const std::lock_guard guard(lock);
+    dropped += count;
+}
+
+// --- CUPTI ---
+
+CUptiResult cuptiGetResultString(CUptiResult result, const char** str) {
+    *str = result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" : "stand-in result";
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiGetTimestamp(std::uint64_t* timestamp) {
+    *timestamp = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r, CUpti_BuffersCallbackCompleteFunc c) {
+    requested = r;
+    completed = c;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityEnable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
+
+CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc callback, void*) {
+    if (refuse_subscription || subscribed) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    subscribed = true;
+    subscriber = callback;
+    *handle = reinterpret_cast<CUpti_SubscriberHandle>(&subscribed);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiEnableDomain(std::uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain) {
+    if (domain == CUPTI_CB_DOMAIN_NVTX) nvtx_enabled = enable != 0;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiEnableCallback(std::uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId) { return CUPTI_SUCCESS; }
+
+CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain domain, std::uint32_t cbid, const char** name) {
+    if (cbid != 1) return CUPTI_ERROR_INVALID_PARAMETER;
+    *name = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "cudaLaunchKernel_v7000" : "cuLaunchKernel";
+    return CUPTI_SUCCESS;
+}
+
+// Hands every pending record over in buffers the injection provides, as CUPTI's flush does.
+CUptiResult cuptiActivityFlushAll(std::uint32_t) {
+    std::vector<std::uint8_t> records;
+    {
+        const std::lock_guard guard(lock);
+        records.swap(pending);
+    }
+    if (!requested || !completed) return CUPTI_SUCCESS;
+    std::size_t at = 0;
+    do {
+        std::uint8_t* buffer = nullptr;
+        std::size_t size = 0, max_records = 0;
+        requested(&buffer, &size, &max_records);
+        std::size_t used = 0;
+        while (at < records.size()) {
+            const auto kind = reinterpret_cast<const CUpti_Activity*>(records.data() + at)->kind;
+            const std::size_t n = record_size(kind);
+            if (used + n > size) break;
+            std::memcpy(buffer + used, records.data() + at, n);
+            used += n;
+            at += n;
+        }
+        completed(nullptr, 0, buffer, size, used);
+    } while (at < records.size());
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityGetNextRecord(std::uint8_t* buffer, std::size_t valid, CUpti_Activity** record) {
+    std::size_t at = 0;
+    if (*record != nullptr) {
+        at = static_cast<std::size_t>(reinterpret_cast<std::uint8_t*>(*record) - buffer);
+        at += record_size((*record)->kind);
+    }
+    if (at >= valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    *record = reinterpret_cast<CUpti_Activity*>(buffer + at);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, std::uint32_t, std::size_t* count) {
+    const std::lock_guard guard(lock);
+    *count = dropped;
+    dropped = 0;
+    return CUPTI_SUCCESS;
+}
+
+}  // extern "C"

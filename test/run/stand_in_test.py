@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""libgpuchrono_inject.so's own code without a GPU: stand_in_program drives it over a stand-in CUPTI
+(test/run/stand_in/), with the options in GPUCHRONO_RUN_* variables as a launcher passes them.
+
+Checks: every record counted; attribution to the innermost NVTX range per thread (runtime and driver callbacks
+both seen); memcpy by kind; exit(3) passed on with a complete report; dropped records named; SIGTERM writes the
+report and ends the program as SIGTERM does; a program's own SIGINT handler still runs; a crash leaves the last
+periodic flush marked incomplete; another CUPTI user: a clear message, the program runs untouched; a forked
+child leaves the parent's report alone.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+failures = []
+
+
+def expect(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def rows(report, experiment):
+    out = {}
+    for e in report["experiments"]:
+        if e["id"] == experiment:
+            metrics = {m["name"]: m["value"] for m in e.get("metrics", [])}
+            for s in e["series"]:
+                out[s["name"]] = metrics.get(s["name"] + " | calls")
+    return out
+
+
+def metric(report, experiment, name):
+    for e in report["experiments"]:
+        if e["id"] == experiment:
+            for m in e.get("metrics", []):
+                if m["name"] == name:
+                    return m["value"]
+    return None
+
+
+def codes(report):
+    found = set()
+    for e in report["experiments"]:
+        found.update(f["code"] for f in e.get("findings", []))
+        for s in e["series"]:
+            found.update(f["code"] for f in s.get("findings", []))
+    return found
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--program", required=True)
+    p.add_argument("--fake", required=True)
+    p.add_argument("--inject", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--gpuchrono", required=True)
+    a = p.parse_args()
+    shutil.rmtree(a.out, ignore_errors=True)
+
+    def run(mode, folder_name=None, file_name="report.json", **env):
+        folder = os.path.join(a.out, folder_name or mode)
+        e = dict(os.environ, GPUCHRONO_RUN_OUTPUT=folder, GPUCHRONO_RUN_FLUSH_MS="100")
+        for k in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "SLURM_PROCID",
+                  "SLURM_NTASKS", "PMI_RANK", "PMI_SIZE"):
+            e.pop(k, None)
+        e.update(env)
+        r = subprocess.run([a.program, a.fake, a.inject, mode], capture_output=True, text=True, env=e, timeout=60)
+        report = None
+        path = os.path.join(folder, file_name)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                report = json.load(f)
+        return r, report
+
+    r, rep = run("exit")
+    expect(r.returncode == 3, f"exit(3) passed on ({r.returncode}): {r.stderr[-300:]}")
+    expect(rep is not None and "run status: complete" in rep["notes"], "exit(): the report is complete")
+    if rep:
+        k = rows(rep, "kernels")
+        expect(k.get("k_step()") == 200 and k.get("spin(unsigned long)") == 400 and k.get("outside") == 200,
+               f"every kernel counted, names demangled ({k})")
+        n = rows(rep, "nvtx")
+        expect(n.get("step") == 200 and n.get("thread-0") == 200 and n.get("thread-1") == 200 and len(n) == 3,
+               f"innermost NVTX range per thread ({n})")
+        expect(metric(rep, "transfers", "memcpy HtoD | bytes") == 1 << 20, "memcpy HtoD bytes")
+        expect("spin(unsigned long)" in r.stderr, "the top table on stderr")
+
+    r, rep = run("dropped", GPUCHRONO_RUN_FORMAT="json,csv")
+    expect(rep is not None and "kernel-records-dropped" in codes(rep), "dropped records: an error finding")
+    expect("kernel-records-dropped" in r.stderr, "dropped records: named on stderr")
+    expect(os.path.exists(os.path.join(a.out, "dropped", "report-kernels.csv")), "--format csv: report-kernels.csv")
+
+    r, rep = run("sigterm")
+    expect(r.returncode == -signal.SIGTERM, f"SIGTERM ends the program as before ({r.returncode})")
+    expect(rep is not None and any("SIGTERM" in n for n in rep["notes"]) and rows(rep, "kernels").get("outside") == 200,
+           "SIGTERM: the report holds every record and says how it ended")
+
+    r, rep = run("sigint-handled")
+    expect(r.returncode == 0 and "its own SIGINT handler ran" in r.stdout, f"the program's SIGINT handler still runs ({r.stdout})")
+    expect(rep is not None and "run status: complete" in rep["notes"], "SIGINT handled, then exit: complete report")
+
+    r, rep = run("crash")
+    expect(r.returncode == -signal.SIGABRT, f"crash: killed by SIGABRT ({r.returncode})")
+    expect(rep is not None and any(n.startswith("run status: incomplete") for n in rep["notes"]), "crash: marked incomplete")
+    expect(rep is not None and rows(rep, "kernels").get("outside") == 200, "crash: the records flushed before it")
+
+    r, rep = run("held")
+    expect(r.returncode == 0 and "ran to its end" in r.stdout, "another CUPTI user: the program runs untouched")
+    expect("another CUPTI user" in r.stderr, f"another CUPTI user: said on stderr ({r.stderr.strip()})")
+    expect(rep is not None and any("another CUPTI user" in n for n in rep["notes"]), "another CUPTI user: the report says so")
+
+    r, rep = run("fork")
+    expect(r.returncode == 0 and rep is not None and rows(rep, "kernels").get("outside") == 200,
+           "a forked child leaves the parent's report alone")
+
+    r, rep = run("exit", GPUCHRONO_RUN_KERNELS="^spin", GPUCHRONO_RUN_NVTX="thread-1")
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"spin(unsigned long)": 200}, f"--kernels and --nvtx through the environment ({k})")
+
+    r, rep = run("exit", GPUCHRONO_RUN_TOP="many")
+    expect("GPUCHRONO_RUN_TOP" in r.stderr and r.returncode == 3, "a bad variable: named, the program runs")
+
+    r, rep = run("window", GPUCHRONO_RUN_SIGNALS="1")
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"inside": 10}, f"--signals: only what ran between SIGUSR1 and SIGUSR2 ({k})")
+    r, rep = run("timed", "delay", GPUCHRONO_RUN_DELAY="0.2")
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"late": 10}, f"--delay 0.2: only the later kernels ({k})")
+    r, rep = run("timed", "duration", GPUCHRONO_RUN_DURATION="0.2")
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"early": 10}, f"--duration 0.2: only the earlier kernels ({k})")
+
+    # Two ranks of a torchrun-style job: a report each, named by rank, merged into one job.
+    for rank in (0, 1):
+        r, rep = run("exit", "ranks", f"report-rank{rank}.json", RANK=str(rank), WORLD_SIZE="2", LOCAL_RANK=str(rank),
+                     GPUCHRONO_JOB_ID="stand-in-job")
+        expect(rep is not None and rep["distributed"]["rank"] == rank, f"rank {rank}: report-rank{rank}.json")
+    ranks = os.path.join(a.out, "ranks")
+    m = subprocess.run([a.gpuchrono, "merge", os.path.join(ranks, "report-rank0.json"), os.path.join(ranks, "report-rank1.json"),
+                        "-o", os.path.join(ranks, "job.json"), "--quiet"], capture_output=True, text=True)
+    expect(m.returncode == 0 and os.path.exists(os.path.join(ranks, "job.json")), f"gpuchrono merge of the ranks ({m.stderr.strip()})")
+
+    # gpuchrono diff of two like runs: nothing changed, every name compared.
+    d = subprocess.run([a.gpuchrono, "diff", os.path.join(a.out, "sigint-handled"), os.path.join(a.out, "fork")],
+                       capture_output=True, text=True)
+    expect(d.returncode == 0 and "0 slower, 0 faster, 0 added, 0 removed" in d.stdout, f"diff of like runs ({d.stdout[-200:]})")
+
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
