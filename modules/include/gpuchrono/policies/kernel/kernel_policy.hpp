@@ -24,7 +24,7 @@
 // every runtime or driver call that launches work; the call's correlation id goes to every thread-mode scope
 // running on that thread, and the records carrying that id are the scope's, on any stream (a graph's kernels
 // carry the id of its cudaGraphLaunch). The first thread-mode KernelPolicy constructed turns those callbacks on
-// for the rest of the process: every launch call of the process then costs 0.1-0.15x more (bench/kernel_policy
+// while gpuchrono holds CUPTI: every launch call of the process then costs 0.1-0.15x more (bench/kernel_policy
 // [2]: 1.54x of a launch without CUPTI against 1.38-1.39x for records alone, H100).
 // Waiting: by default stop() waits for the work (the stream, or in thread mode the device) and flushes CUPTI's
 // buffers (0.05..2.4 ms on an H100): the Measurement is complete. With Options{.wait_at_stop = false} stop()
