@@ -224,6 +224,9 @@ int main(int argc, char** argv) try {
         std::printf("KernelPolicy unavailable: %s\n", KernelPolicy::unavailable_reason().c_str());
         return 1;
     }
+    // CUPTI held for the whole run: the figures are those of scopes under a CuptiHold (bench_cupti_hold gives the
+    // cost of a scope that sets CUPTI up itself).
+    gpuchrono::CuptiHold hold;
     if (mode == "probed" || mode == "eager")
         probed_batches(mode == "probed");
     else

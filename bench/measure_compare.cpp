@@ -133,10 +133,10 @@ Row measured_row(cudaStream_t stream, Duration d, gpuchrono::Method method, cons
             r.interval.samples, r.calls_per_sample, r.interval.relative_width()};
 }
 
-// CUPTI, once set up, records every kernel of the process and slows each launch a little, a graph replay's
-// kernels too, for the rest of the process. So the methods that need no CUPTI run first, before anything sets it
-// up (as in a program that never asks for the kernel method); then CUPTI is set up and the kernel method, the raw
-// CUPTI floor and the graph method again (as in a program that also uses KernelPolicy) run.
+// CUPTI, while gpuchrono holds it, records every kernel of the process and slows each launch a little, a graph
+// replay's kernels too. So the methods that need no CUPTI run first, before anything sets it up (as in a program
+// that never asks for the kernel method); then, under one CuptiHold, the kernel method, the raw CUPTI floor and the
+// graph method again (as in a program that keeps KernelPolicy's CUPTI set up) run.
 void part_a(cudaStream_t stream) {
     const std::vector<double> lengths_us{1.0, 10.0, 100.0};
     std::vector<std::vector<Row>> rows(lengths_us.size());
@@ -147,8 +147,10 @@ void part_a(cudaStream_t stream) {
         rows[i].push_back({"raw graph replay (N = 100)", raw_graph_median(stream, d) - d.ns(), 30, 100});
         rows[i].push_back({"naive event pair", naive_event_median(stream, d) - d.ns(), 100, 1});
     }
+    gpuchrono::CuptiHold hold;  // CUPTI set up, and kept for the rows below
     std::string why;
-    const bool cupti = gpuchrono::kernel_method_available(&why);  // sets CUPTI up
+    const bool cupti = hold.held() && gpuchrono::kernel_method_available(&why);
+    if (!hold.held()) why = hold.why_not();
     std::printf("kernel method: %s\n", cupti ? "available" : ("not available: " + why).c_str());
     for (std::size_t i = 0; cupti && i < lengths_us.size(); ++i) {
         const Duration d = Duration::from_us(lengths_us[i]);

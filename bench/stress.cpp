@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,10 @@ int main(int argc, char** argv) try {
     cudaStream_t own = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking), "bench_stress: creating its stream");
     const bool kernel_policy = config.kinds[stress::kernel] && gpuchrono::KernelPolicy::available();
+    // CUPTI held for the whole run: the figures are those of scopes under a CuptiHold (bench_cupti_hold gives the
+    // cost of a scope that sets CUPTI up itself).
+    std::optional<gpuchrono::CuptiHold> hold;
+    if (kernel_policy) hold.emplace();
     gpuchrono::set_finding_reaction(gpuchrono::Reaction::collect);
     // CUPTI's share: launches with no scope open, when the library does nothing (its launch callback returns at
     // once). Each launch is waited for, as the scopes' are: queued launches grow the driver's own bookkeeping.

@@ -517,6 +517,9 @@ BOOST_AUTO_TEST_CASE(stream_mode_refuses_a_capture_begun_between_start_and_stop)
 // host's sleep is in it whatever they do.
 BOOST_AUTO_TEST_CASE(a_scope_whose_kernel_ran_after_the_device_idled_carries_gpu_idle_before) {
     constexpr auto idle = std::chrono::milliseconds(5);
+    // CUPTI held across the sleep: a device's idle time is known only from records taken while gpuchrono holds
+    // CUPTI (a scope that sets it up afresh knows nothing before its own set-up).
+    gpuchrono::CuptiHold hold;
     for (const KernelPolicy::Count count : {KernelPolicy::Count::stream, KernelPolicy::Count::thread}) {
         const bool by_marks = count == KernelPolicy::Count::stream;
         kernels::launch_spin(Duration::from_us(10), stream);

@@ -18,10 +18,12 @@ from typing import Any, Callable, Iterable, Optional
 from . import _gpuchrono
 from ._gpuchrono import Series, __version__, device_count, no_device_reason, kernel_method_available
 from ._streams import launcher, stream_handle, stream_context
+from ._cupti import hold_cupti, warn_unavailable as _warn_cupti_unavailable
 
 __all__ = [
     "measure", "compare", "Comparison", "SequentialComparison", "kernel_timer", "event_timer", "host_timer", "write_report", "sweep",
     "Series", "TimingWarning", "NoDeviceError", "device_count", "no_device_reason", "kernel_method_available",
+    "hold_cupti",
 ]
 
 
@@ -112,7 +114,16 @@ def measure(fn: Callable, name: str = "measure", stream: Any = None, method: str
         series = _gpuchrono._measure(call, name, handle, method, cache, float(target_width),
                                      float(max_time), int(bytes_read), int(bytes_written))
     _warn(series.summary_findings, stacklevel=2)  # the measurements' findings, one per code, and the series'
+    _note_kernel_fallback(series, method)
     return series
+
+
+def _note_kernel_fallback(series: Series, method: str) -> None:
+    # "auto" fell back from the kernel method (CUPTI held by another tool, or missing): said once per process.
+    record = series.record
+    note = record.get("method_note", "") if record else ""
+    if method == "auto" and "no kernel method (" in note:
+        _warn_cupti_unavailable(note, stacklevel=3)
 
 
 class Comparison:

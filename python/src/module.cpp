@@ -12,6 +12,7 @@
 
 #include <gpuchrono/host.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
+#include <gpuchrono/cupti/hold_counts.hpp>
 
 #include <spin.hpp>  // the ground-truth spin kernel, for gpuchrono._testing (tests and bench/python)
 
@@ -77,7 +78,7 @@ class PyTimer {
 public:
     explicit PyTimer(std::uintptr_t stream) : stream_(stream) {}
     void enter() {
-        if (timer_) throw std::logic_error("this timer was already entered: make a new one for each block");
+        if (timer_ || result_) throw std::logic_error("this timer was already entered: make a new one for each block");
         nb::gil_scoped_release unlocked;
         timer_ = std::make_unique<gpuchrono::ScopedTimer<Policy>>(as_stream(stream_));
     }
@@ -86,6 +87,7 @@ public:
         nb::gil_scoped_release unlocked;
         result_ = timer_->stop();
         result_->resolve();
+        timer_.reset();  // a KernelPolicy's hold of CUPTI ends with the block, not when Python collects the timer
     }
     const gpuchrono::Measurement& result() const {
         if (!result_) throw std::logic_error("the timer has not finished: read it after its with-block");
@@ -253,6 +255,24 @@ nb::dict record_dict(const gpuchrono::Series& s) {
 
 }  // namespace
 
+// gpuchrono.hold_cupti() (python/gpuchrono/_cupti.py): a CuptiHold for a with-block, and the hold's counts for tests.
+void bind_cupti_hold(nb::module_& m) {
+    using gpuchrono::CuptiHold;
+    nb::class_<CuptiHold>(m, "_CuptiHold")
+        .def("__init__", [](CuptiHold* h) {
+            nb::gil_scoped_release unlocked;  // the first hold sets CUPTI up
+            new (h) CuptiHold();
+        })
+        .def_prop_ro("held", &CuptiHold::held)
+        .def_prop_ro("why_not", [](const CuptiHold& h) { return h.why_not(); })
+        .def("release", [](CuptiHold& h) {
+            nb::gil_scoped_release unlocked;  // the last hold waits for pending scopes' work
+            h.release();
+        });
+    m.def("_cupti_acquisitions", &gpuchrono::cupti::cupti_acquisitions);
+    m.def("_cupti_holders", &gpuchrono::cupti::cupti_holders);
+}
+
 NB_MODULE(_gpuchrono, m) {
     m.doc() = "gpuchrono's C++ library (use the package gpuchrono, which wraps this module)";
     // The library's version, the one project(gpuchrono VERSION ...) gives every package (gpuchrono.__version__).
@@ -338,6 +358,7 @@ NB_MODULE(_gpuchrono, m) {
     bind_timer<gpuchrono::KernelPolicy>(m, "_KernelTimer");
     bind_timer<gpuchrono::EventPolicy>(m, "_EventTimer");
     bind_timer<gpuchrono::HostSyncPolicy>(m, "_HostTimer");
+    bind_cupti_hold(m);
 
     nb::module_ testing = m.def_submodule("_testing", "ground-truth kernels for tests and benchmarks");
     testing.def("spin", [](double ns, std::uintptr_t stream) {

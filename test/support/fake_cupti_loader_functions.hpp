@@ -7,6 +7,7 @@ int cuptiUnsubscribe() { return 1; }
 int cuptiEnableCallback() { return 1; }
 int cuptiGetCallbackName() { return 1; }
 int cuptiActivityEnable() { return 1; }
+int cuptiActivityDisable() { return 1; }
 int cuptiActivityRegisterCallbacks() { return 1; }
 int cuptiActivityGetNextRecord() { return 1; }
 int cuptiActivityGetNumDroppedRecords() { return 1; }

@@ -19,6 +19,7 @@
 #include <gpuchrono/core/scoped_timer.hpp>
 #include <gpuchrono/core/series.hpp>
 #include <gpuchrono/core/timing_policy.hpp>
+#include <gpuchrono/cupti/cupti_hold.hpp>
 
 #include <gpuchrono/policies/device_clock/device_clock_policy.hpp>
 #include <gpuchrono/gpu/event_floor.hpp>

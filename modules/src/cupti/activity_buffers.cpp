@@ -198,7 +198,11 @@ std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, Ac
     if (const CUptiResult r = lib.activity_set_attribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &bytes, &zeroed);
         r != CUPTI_SUCCESS)
         return "cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) failed: " + lib.describe(r);
-    for (int i = 0; i < 4; ++i) recycle(new_buffer());
+    static const bool pool_made = [] {
+        for (int i = 0; i < 4; ++i) recycle(new_buffer());
+        return true;
+    }();
+    (void)pool_made;
     if (const CUptiResult r = lib.activity_register_callbacks(buffer_requested, buffer_completed); r != CUPTI_SUCCESS)
         return "cuptiActivityRegisterCallbacks failed: " + lib.describe(r);
     return std::nullopt;

@@ -13,8 +13,9 @@
 
 namespace gpuchrono::cupti {
 
-// Registers the buffer callbacks, delivering into `store` (which must live for the rest of the process).
-// Returns the error text on failure.
+// Registers the buffer callbacks, delivering into `store` (which must live for the rest of the process). Called at
+// every acquisition of the hold: CUPTI keeps one pair of buffer callbacks per process, and a tool that used CUPTI
+// while gpuchrono held none registered its own. Returns the error text on failure.
 std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, ActivityStore& store);
 
 // Adds to the store what CUPTI counts as dropped in its global queue, and resets that count (CUPTI's counts reset

@@ -66,6 +66,7 @@ CuptiLibrary* load() {
     resolve(handle, lib->enable_callback, "cuptiEnableCallback", missing);
     resolve(handle, lib->get_callback_name, "cuptiGetCallbackName", missing);
     resolve(handle, lib->activity_enable, "cuptiActivityEnable", missing);
+    resolve(handle, lib->activity_disable, "cuptiActivityDisable", missing);
     resolve(handle, lib->activity_register_callbacks, "cuptiActivityRegisterCallbacks", missing);
     resolve(handle, lib->activity_get_next_record, "cuptiActivityGetNextRecord", missing);
     resolve(handle, lib->activity_get_num_dropped_records, "cuptiActivityGetNumDroppedRecords", missing);

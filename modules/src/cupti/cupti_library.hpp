@@ -20,6 +20,7 @@ struct CuptiLibrary {
     decltype(&::cuptiEnableCallback) enable_callback = nullptr;
     decltype(&::cuptiGetCallbackName) get_callback_name = nullptr;
     decltype(&::cuptiActivityEnable) activity_enable = nullptr;
+    decltype(&::cuptiActivityDisable) activity_disable = nullptr;
     decltype(&::cuptiActivityRegisterCallbacks) activity_register_callbacks = nullptr;
     decltype(&::cuptiActivityGetNextRecord) activity_get_next_record = nullptr;
     decltype(&::cuptiActivityGetNumDroppedRecords) activity_get_num_dropped_records = nullptr;

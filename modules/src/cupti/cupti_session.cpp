@@ -12,15 +12,18 @@ namespace gpuchrono::cupti {
 
 namespace {
 
-struct SetUp {
-    CuptiSession* session = nullptr;
-    std::string error;
-};
-
-}  // namespace
-
-namespace {
+// The hold: holders and the set-up they share are changed under hold_mutex; `active` mirrors holders > 0 for
+// readers that must not take the lock (a flush, the metrics collector, a release of the kept range profiler
+// called from inside the last holder's release).
+std::mutex hold_mutex;
+std::size_t holder_count = 0;
+std::atomic<std::size_t> acquired{0};
 std::atomic<bool> session_active{false};
+CuptiSession* session_object = nullptr;  // made once the library loads; never destroyed (the store outlives holds)
+
+constexpr CUpti_ActivityKind recorded_kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                                 CUPTI_ACTIVITY_KIND_MEMSET};
+
 }  // namespace
 
 bool activity_session_active() noexcept { return session_active.load(); }
@@ -47,9 +50,7 @@ const char* release_activity_silence() noexcept {
 void reenable_activity_kinds() noexcept {
     if (!session_active.load()) return;
     const CuptiLibrary& lib = cupti_library();
-    for (const CUpti_ActivityKind kind :
-         {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET})
-        (void)lib.activity_enable(kind);
+    for (const CUpti_ActivityKind kind : recorded_kinds) (void)lib.activity_enable(kind);
     // Work that ran while the records were off left none: a device's idle time is known again only from here.
     std::string why;
     if (CuptiSession* session = CuptiSession::get(why)) {
@@ -62,58 +63,136 @@ void reenable_activity_kinds() noexcept {
 }
 
 CuptiSession* CuptiSession::get(std::string& why) noexcept {
-    static const SetUp* setup = []() -> SetUp* {
-        auto* s = new SetUp();  // never destroyed, as CUPTI stays loaded
-        try {
-            const CuptiLibrary& lib = cupti_library();
-            if (!lib.loaded()) {
-                s->error = lib.error;
-                return s;
-            }
-            if (auto e = subscribe_to_launches(lib)) {
-                s->error = *e;
-                return s;
-            }
-            auto* session = new CuptiSession(lib);
-            if (auto e = register_activity_buffers(lib, session->store_)) {
-                s->error = *e + " (" + lib.path + ")";
-                return s;
-            }
-            // Per-thread buffers off: the flush gate (launch_subscriber.hpp) needs the launch callbacks, which
-            // stream-mode scopes leave off, and a flush that met another thread's half-written per-thread buffer
-            // crashed inside libcupti. CUPTI's shared buffer is written under CUPTI's own lock.
-            {
-                std::uint8_t per_thread = 0;
-                std::size_t bytes = sizeof per_thread;
-                if (const CUptiResult r = lib.activity_set_attribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER,
-                                                                     &bytes, &per_thread);
-                    r != CUPTI_SUCCESS) {
-                    s->error = "cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER) failed: " +
-                               lib.describe(r) + " (" + lib.path + ")";
-                    return s;
-                }
-            }
-            // Concurrent-kernel records leave kernels concurrent (KIND_KERNEL would serialise them).
-            for (auto [kind, what] : {std::pair{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
-                                      std::pair{CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
-                                      std::pair{CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"}}) {
-                if (const CUptiResult r = lib.activity_enable(kind); r != CUPTI_SUCCESS) {
-                    s->error = std::string("cuptiActivityEnable(CUPTI_ACTIVITY_KIND_") + what + ") failed: " +
-                               lib.describe(r) + " (" + lib.path + ")";
-                    return s;
-                }
-            }
-            // From here on every kernel, copy and set has a record: before it, none says whether a device was busy.
-            session->store_.set_recording_since(session->timestamp());
-            s->session = session;
-            session_active = true;
-        } catch (const std::exception& e) {
-            s->error = std::string("setting up CUPTI failed: ") + e.what();
+    if (session_active.load()) return session_object;
+    why = "gpuchrono holds no CUPTI now (no KernelPolicy, measure() by the kernel method, metrics collection or "
+          "CuptiHold is alive)";
+    return nullptr;
+}
+
+std::size_t CuptiSession::holders() noexcept {
+    std::lock_guard lock(hold_mutex);
+    return holder_count;
+}
+
+std::size_t CuptiSession::acquisitions() noexcept { return acquired.load(); }
+
+CuptiSession* CuptiSession::acquire(std::string& why) noexcept {
+    std::lock_guard lock(hold_mutex);
+    if (holder_count > 0) {
+        ++holder_count;
+        return session_object;
+    }
+    try {
+        const CuptiLibrary& lib = cupti_library();
+        if (!lib.loaded()) {
+            why = lib.error;
+            return nullptr;
         }
-        return s;
-    }();
-    if (!setup->session) why = setup->error;
-    return setup->session;
+        if (!session_object) session_object = new CuptiSession(lib);
+        if (auto e = subscribe_to_launches(lib)) {
+            why = *e;
+            return nullptr;
+        }
+        if (auto e = session_object->set_up()) {
+            session_object->disable_kinds();
+            unsubscribe_from_launches();
+            why = *e;
+            return nullptr;
+        }
+    } catch (const std::exception& e) {
+        if (session_object) session_object->disable_kinds();
+        unsubscribe_from_launches();
+        why = std::string("setting up CUPTI failed: ") + e.what();
+        return nullptr;
+    }
+    holder_count = 1;
+    acquired.fetch_add(1);
+    session_active = true;
+    return session_object;
+}
+
+void CuptiSession::release() noexcept {
+    std::lock_guard lock(hold_mutex);
+    if (holder_count == 0 || --holder_count > 0) return;
+    session_object->tear_down();
+}
+
+std::optional<std::string> CuptiSession::set_up() {
+    const CuptiLibrary& lib = lib_;
+    if (auto e = register_activity_buffers(lib, store_)) return *e + " (" + lib.path + ")";
+    // Per-thread buffers off: the flush gate (launch_subscriber.hpp) needs the launch callbacks, which stream-mode
+    // scopes leave off, and a flush that met another thread's half-written per-thread buffer crashed inside
+    // libcupti. CUPTI's shared buffer is written under CUPTI's own lock. Set at every acquisition: a tool that used
+    // CUPTI meanwhile may have turned them on.
+    {
+        std::uint8_t per_thread = 0;
+        std::size_t bytes = sizeof per_thread;
+        if (const CUptiResult r =
+                lib.activity_set_attribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &bytes, &per_thread);
+            r != CUPTI_SUCCESS)
+            return "cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER) failed: " +
+                   lib.describe(r) + " (" + lib.path + ")";
+    }
+    // Concurrent-kernel records leave kernels concurrent (KIND_KERNEL would serialise them).
+    for (auto [kind, what] : {std::pair{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
+                              std::pair{CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
+                              std::pair{CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"}}) {
+        if (const CUptiResult r = lib.activity_enable(kind); r != CUPTI_SUCCESS)
+            return std::string("cuptiActivityEnable(CUPTI_ACTIVITY_KIND_") + what + ") failed: " + lib.describe(r) +
+                   " (" + lib.path + ")";
+    }
+    // From here on every kernel, copy and set has a record: before it (or while CUPTI was given back), none says
+    // whether a device was busy.
+    store_.set_recording_since(timestamp());
+    return std::nullopt;
+}
+
+void CuptiSession::disable_kinds() noexcept {
+    for (const CUpti_ActivityKind kind : recorded_kinds) (void)lib_.activity_disable(kind);
+}
+
+void CuptiSession::serve_all() noexcept {
+    try {
+        std::lock_guard lock(flush_mutex_);
+        std::vector<std::shared_ptr<FlushWaiter>> ready;
+        for (const std::weak_ptr<FlushWaiter>& w : pending_) {
+            auto s = w.lock();
+            if (!s || s->flushed) continue;
+            try {
+                s->wait_for_work();
+                ready.push_back(std::move(s));
+            } catch (...) {
+                // Its work failed: it fails on its own when read.
+            }
+        }
+        if (!ready.empty()) flush();
+        for (const auto& s : ready) s->flushed = true;
+        std::erase_if(pending_, [](const std::weak_ptr<FlushWaiter>& w) {
+            auto s = w.lock();
+            return !s || s->flushed;
+        });
+    } catch (...) {
+        // A failed flush: the scopes stay unflushed and report it when read.
+    }
+}
+
+void CuptiSession::tear_down() noexcept {
+    // The range profiler kept enabled between metrics sessions holds kernel records back and CUPTI's profiler
+    // with them: disabled first (cupti_session.hpp, activity silence).
+    (void)release_activity_silence();
+    serve_all();
+    // Forced: no holder is left to launch into a scope, and every record of work launched while gpuchrono held
+    // CUPTI (finished or not) must come back to gpuchrono's buffers rather than reach the next tool's callbacks.
+    try {
+        const std::lock_guard turn(flushing_);
+        flushes_.fetch_add(1, std::memory_order_release);
+        flush_between_launches([&] { (void)lib_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
+    } catch (...) {
+    }
+    collect_dropped_records();
+    disable_kinds();
+    session_active = false;
+    unsubscribe_from_launches();
 }
 
 std::uint64_t CuptiSession::timestamp() const {
@@ -133,6 +212,9 @@ std::uint32_t CuptiSession::stream_id(cudaStream_t stream) const {
 }
 
 void CuptiSession::flush() {
+    // Given back: the last holder's forced flush delivered every record gpuchrono's holds produced, and a flush now
+    // would hand another tool's buffers to it.
+    if (!session_active.load()) return;
     // Flushes take turns: one that starts while another thread's runs may return before that one has delivered
     // its buffers (seen on the H100: a scope of a second thread then missed its own kernel). A caller that waited
     // for its turn while a later flush ran needs no flush of its own; under 16 threads of eager scopes this turns

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// The process's CUPTI set-up for KernelPolicy, made once, by the first KernelPolicy constructed (before any
-// scope starts, so none of its cost lands in an interval): load libcupti, subscribe to the launch APIs, register
-// the activity buffers, enable kernel, memcpy and memset records. Never undone: CUPTI cannot be unloaded
-// safely while its threads may still call back. Also the flush that pending scopes share. Internal.
+// gpuchrono's hold of CUPTI, counted, and the flush that pending scopes share. Internal.
+// The first holder (a CuptiHold: cupti_hold.hpp) sets CUPTI up before any scope of its starts, so none of the cost
+// lands in an interval: load libcupti (once: it stays loaded, as its threads may still call back), subscribe to the
+// launch APIs, register the activity buffers, enable kernel, memcpy and memset records. The last holder to end
+// flushes the records of every pending scope into the store, then disables those kinds and unsubscribes, so that
+// another tool (torch.profiler, a tool's own cuptiSubscribe) can take CUPTI as if gpuchrono had never run; the next
+// holder sets it up again. Not cuptiFinalize: another subscriber needs only the slot that cuptiUnsubscribe frees,
+// and finalizing would also tear down what other tools set up in CUPTI (NVIDIA advises it only from an API exit
+// callback, which Kineto does when TEARDOWN_CUPTI=1).
 #pragma once
 
 #include "cupti_library.hpp"
@@ -14,6 +19,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +44,7 @@ void set_silence_release(void (*release)() noexcept) noexcept;
 // Calls the registered release, if any; returns the reason the silence remains, or nullptr.
 const char* release_activity_silence() noexcept;
 
-// Whether KernelPolicy's activity session has been set up in this process (without setting it up).
+// Whether gpuchrono holds CUPTI now (without taking a hold).
 bool activity_session_active() noexcept;
 // Enables again the activity kinds the session records (CONCURRENT_KERNEL, MEMCPY, MEMSET): the metrics
 // collector calls it after disabling CUPTI's range profiler, whose kernel replay leaves kernel records off.
@@ -46,7 +52,15 @@ void reenable_activity_kinds() noexcept;
 
 class CuptiSession {
 public:
-    // The session, set up on first call; nullptr if CUPTI cannot be used, with the reason in `why`.
+    // Takes a hold: the session, set up if no one held it; nullptr if CUPTI cannot be used now (not loadable, or
+    // another tool holds the subscriber slot), with the reason in `why`, and no hold taken.
+    static CuptiSession* acquire(std::string& why) noexcept;
+    // Ends a hold taken by acquire(); the last one flushes every pending scope and gives CUPTI back.
+    static void release() noexcept;
+    static std::size_t holders() noexcept;       // holds now
+    static std::size_t acquisitions() noexcept;  // times CUPTI was set up in this process
+
+    // The session while a hold exists (takes none); nullptr otherwise, with the reason in `why`.
     static CuptiSession* get(std::string& why) noexcept;
 
     const CuptiLibrary& library() const noexcept { return lib_; }
@@ -73,6 +87,12 @@ public:
 
 private:
     explicit CuptiSession(const CuptiLibrary& lib) : lib_(lib) {}
+
+    std::optional<std::string> set_up();  // buffers, attributes, activity kinds; the error text on failure
+    void tear_down() noexcept;            // the last holder's end (see the file comment)
+    void disable_kinds() noexcept;
+    // Waits for the work of every pending scope whose Measurement still exists and delivers its records.
+    void serve_all() noexcept;
 
     const CuptiLibrary& lib_;
     ActivityStore store_;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 namespace gpuchrono::cupti {
@@ -14,6 +15,11 @@ namespace {
 thread_local std::vector<LaunchLog*> open_logs;
 thread_local int runtime_depth = 0;  // runtime launch calls in progress on this thread (a driver call inside one is nested)
 thread_local int call_depth = 0;     // launch calls of either domain in progress on this thread
+
+// Each subscription is a generation: a call whose entry came under an earlier subscriber never reports its exit to
+// this one (unsubscribing drops it), so a thread's depths count from zero again in a new generation.
+std::atomic<std::uint64_t> generation{0};
+thread_local std::uint64_t thread_generation = 0;
 
 // The gate between launch calls and flushes (flush_between_launches). seq_cst on both sides: a launch that
 // counted itself in before the flush raised its flag is waited for; one that came later sees the flag.
@@ -58,6 +64,11 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
                           const void* data) {
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     const bool enter = info->callbackSite == CUPTI_API_ENTER;
+    if (const std::uint64_t now = generation.load(std::memory_order_relaxed); thread_generation != now) {
+        thread_generation = now;
+        call_depth = 0;
+        runtime_depth = 0;
+    }
     if (enter) {
         if (call_depth++ == 0) enter_launch();
     } else if (call_depth > 0 && --call_depth == 0) {  // an exit whose entry came before subscribing: not counted
@@ -65,7 +76,7 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
     }
     if (enter && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API))
         report_kernel_launch(domain, info);
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth += enter ? 1 : -1;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth = std::max(0, runtime_depth + (enter ? 1 : -1));
     if (!enter || open_logs.empty()) return;  // the common case: two thread-local reads
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const bool own_record = (domain == CUPTI_CB_DOMAIN_RUNTIME_API || runtime_depth == 0) &&
@@ -110,45 +121,61 @@ std::optional<std::string> enable_launch_callbacks(const CuptiLibrary& lib, CUpt
 }  // namespace
 
 namespace {
+// Under subscription_mutex. The hold (cupti_session.cpp) subscribes and unsubscribes under its own lock; this one
+// keeps enable_launch_callbacks, called by holders on any thread, from racing an unsubscribe.
+std::mutex subscription_mutex;
 const CuptiLibrary* subscribed_library = nullptr;
 CUpti_SubscriberHandle subscribed = nullptr;
-std::optional<std::string> subscribe_once(const CuptiLibrary& lib) {
+std::optional<std::optional<std::string>> callbacks_result;  // enable_launch_callbacks' result, this subscription
+}  // namespace
+
+std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
+    std::lock_guard lock(subscription_mutex);
+    if (subscribed) return std::nullopt;
     CUpti_SubscriberHandle subscriber = nullptr;
     if (const CUptiResult r = lib.subscribe(&subscriber, on_api_call, nullptr); r != CUPTI_SUCCESS) {
         if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
             return "CUPTI is taken by another tool in this process (cuptiSubscribe: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_"
-                   "NOT_SUPPORTED; Nsight Systems, Nsight Compute or another profiler holds the one subscriber "
-                   "slot): KernelPolicy cannot attribute kernels while it runs; use EventPolicy under such tools";
+                   "NOT_SUPPORTED; Nsight Systems, Nsight Compute, torch.profiler or another profiler holds the one "
+                   "subscriber slot): KernelPolicy cannot attribute kernels while it does; use EventPolicy under such "
+                   "tools (docs/pitfalls.md, cupti-unavailable)";
         return "cuptiSubscribe failed: " + lib.describe(r) + " (" + lib.path +
                "; without an NVIDIA driver and GPU CUPTI cannot subscribe)";
     }
+    // No launch call is in progress under the new subscriber yet: counts left by calls whose exit the previous
+    // subscriber never saw start over.
+    generation.fetch_add(1, std::memory_order_relaxed);
+    launches_in_progress.store(0);
     subscribed_library = &lib;
     subscribed = subscriber;
+    callbacks_result.reset();
     return std::nullopt;
 }
-}  // namespace
 
-std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
-    // KernelPolicy's session and the metrics collector both need the one subscription: whoever comes first makes it.
-    static const std::optional<std::string> result = [&lib] { return subscribe_once(lib); }();
-    return result;
+void unsubscribe_from_launches() noexcept {
+    std::lock_guard lock(subscription_mutex);
+    if (!subscribed) return;
+    (void)subscribed_library->unsubscribe(subscribed);
+    subscribed = nullptr;
+    callbacks_result.reset();
 }
 
 void set_kernel_name_listener(KernelNameListener listener) noexcept {
     kernel_name_listener.store(listener, std::memory_order_release);
 }
 
-
 std::optional<std::string> enable_launch_callbacks() {
-    static const std::optional<std::string> result = []() -> std::optional<std::string> {
-        if (!subscribed_library || !subscribed) return "CUPTI's subscriber is not set up";
-        if (auto e = enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_RUNTIME_API,
-                                             CUPTI_RUNTIME_TRACE_CBID_SIZE))
-            return e;
-        return enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_DRIVER_API,
-                                       CUPTI_DRIVER_TRACE_CBID_SIZE);
-    }();
-    return result;
+    std::lock_guard lock(subscription_mutex);
+    if (!subscribed_library || !subscribed) return "CUPTI's subscriber is not set up (gpuchrono holds no CUPTI)";
+    if (!callbacks_result) {
+        auto e = enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_RUNTIME_API,
+                                         CUPTI_RUNTIME_TRACE_CBID_SIZE);
+        if (!e)
+            e = enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_DRIVER_API,
+                                        CUPTI_DRIVER_TRACE_CBID_SIZE);
+        callbacks_result = std::move(e);
+    }
+    return *callbacks_result;
 }
 
 void flush_between_launches(const std::function<void()>& flush) {
@@ -156,7 +183,10 @@ void flush_between_launches(const std::function<void()>& flush) {
         ~Lower() { flush_running.store(false); }
     } lower;
     flush_running.store(true);
-    while (launches_in_progress.load() != 0) std::this_thread::yield();
+    // Bounded, far above any launch call's own time (a synchronous copy included): a count that a callback in flight
+    // during an unsubscribe left behind must not hang every later flush.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (launches_in_progress.load() != 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
     flush();
 }
 

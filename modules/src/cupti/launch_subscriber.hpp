@@ -26,13 +26,19 @@ struct LaunchLog {
     std::vector<std::uint32_t> expected;
 };
 
-// Subscribes (once per process: later calls return the first call's result), enabling no callback yet: the subscription holds CUPTI's one subscriber slot (if a tool holds it -
-// Nsight Systems or Compute, another profiler - the error says so) and costs a launch nothing.
+// Subscribes, enabling no callback yet: the subscription holds CUPTI's one subscriber slot (if a tool holds it -
+// Nsight Systems or Compute, torch.profiler, another profiler - the error says so) and costs a launch nothing.
+// Called by the hold (cupti_session.hpp) when its first holder comes; a second call while subscribed does nothing.
 std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib);
 
-// Enables the launch callbacks, once per process (later calls return the first call's result): only thread-mode
-// scopes need them. Once on they stay on, and every launch call of the process pays for them (0.3-0.4x of an
-// empty launch on the H100, bench/kernel_policy [2]); stream-mode scopes never turn them on.
+// Gives the subscriber slot back (cuptiUnsubscribe), with every callback it had enabled: called by the hold when
+// its last holder ends, so that another tool can subscribe. The next subscribe_to_launches starts afresh.
+void unsubscribe_from_launches() noexcept;
+
+// Enables the launch callbacks of the current subscription, once (later calls return the first call's result
+// until the subscriber is given back): only thread-mode scopes and metrics need them. Once on they stay on while
+// gpuchrono holds CUPTI, and every launch call of the process pays for them meanwhile (0.3-0.4x of an empty launch
+// on the H100, bench/kernel_policy [2]); stream-mode scopes never turn them on.
 std::optional<std::string> enable_launch_callbacks();
 
 // Runs `flush` while no thread is inside a launch call. CUPTI 13 writes each thread's activity records into a

@@ -14,6 +14,7 @@
 #include <gpuchrono/gpu/l2_flush.hpp>
 #include <gpuchrono/measure/warmup.hpp>
 #include <gpuchrono/core/nvtx_range.hpp>
+#include <gpuchrono/cupti/cupti_hold.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
 #include "methods/sample_method.hpp"
@@ -98,6 +99,7 @@ public:
     const Findings& last_findings() const { return last_->findings(); }
 
 private:
+    CuptiHold hold_;  // one CUPTI set-up for every round of the comparison
     std::vector<Measurement> pending_;
     std::optional<Measurement> last_;
 };
@@ -231,6 +233,9 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
     std::string why_no_kernel;
     Method method = options.method;
     std::string note;
+    // One hold of CUPTI for the choice and every round (CuptiHold); given back when compare() returns.
+    std::optional<CuptiHold> cupti_hold;
+    if (method == Method::automatic || method == Method::kernel) cupti_hold.emplace();
     if (method == Method::automatic) {
         method = kernel_method_available(&why_no_kernel) ? Method::kernel : Method::event;
         note = method == Method::kernel ? "automatic: kernel (CUPTI activity records) per call"

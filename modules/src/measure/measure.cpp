@@ -13,6 +13,7 @@
 #include <gpuchrono/measure/throughput.hpp>
 #include <gpuchrono/measure/warmup.hpp>
 #include <gpuchrono/core/nvtx_range.hpp>
+#include <gpuchrono/cupti/cupti_hold.hpp>
 
 #include <gpuchrono/metrics/metrics_scope.hpp>
 
@@ -179,8 +180,12 @@ Series measure_named(std::string name, cudaStream_t stream, const LaunchFn& laun
     // The method: the one asked for, or automatic's choice with its fallback.
     // Asking sets CUPTI up, which then records every kernel of the process and slows every launch a little
     // (a graph replay's kernels too): only automatic and the kernel method ask.
+    // One hold of CUPTI for the choice and the samples: asking and sampling share one set-up, and CUPTI is given
+    // back to the process when measure() returns (CuptiHold).
     std::string why_no_kernel;
     const bool may_use_kernel = options.method == Method::automatic || options.method == Method::kernel;
+    std::optional<CuptiHold> cupti_hold;
+    if (may_use_kernel) cupti_hold.emplace();
     const bool kernel_ok = may_use_kernel && kernel_method_available(&why_no_kernel);
     const Method first = first_choice(options.method, kernel_ok);
     const MethodSetup setup{name, stream, device, launch, takes_stream, flush ? &*flush : nullptr, options,

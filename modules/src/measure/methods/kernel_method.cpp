@@ -4,7 +4,8 @@
 // reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does (bench/kernel_policy). The scopes of a batch
 // stop without waiting (wait_at_stop = false); reading the first waits for the work and flushes CUPTI's
 // buffers once for the whole batch. Queued behind one untimed call (or the L2 flush, which is launched before
-// the scope starts and so is not one of its activities).
+// the scope starts and so is not one of its activities). The method holds CUPTI for its lifetime (a CuptiHold):
+// the scopes of every batch share one set-up, and CUPTI is given back when measure() returns.
 #include "sample_method.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
@@ -20,9 +21,10 @@ namespace {
 class KernelMethod final : public SampleMethod {
 public:
     explicit KernelMethod(const MethodSetup& s) : setup_(s) {
-        if (!KernelPolicy::available())
+        if (!hold_ || !KernelPolicy::available())
             throw std::invalid_argument("gpuchrono::measure(\"" + std::string(s.name) +
-                                        "\"): Method::kernel cannot be used: " + KernelPolicy::unavailable_reason() +
+                                        "\"): Method::kernel cannot be used: " +
+                                        (hold_ ? KernelPolicy::unavailable_reason() : hold_.why_not()) +
                                         "; choose Method::graph or Method::event");
     }
 
@@ -54,6 +56,7 @@ public:
     }
 
 private:
+    CuptiHold hold_;  // first: it outlives the pending scopes, whose records the last hold's end delivers
     MethodSetup setup_;
     std::vector<Measurement> pending_;
 };

@@ -155,10 +155,10 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
     }
     PhaseClock clock;
     // Kernel names: the launch callbacks of gpuchrono's one CUPTI subscriber (shared with KernelPolicy).
-    if (auto e = cupti::subscribe_to_launches(cupti::cupti_library()))
+    if (!hold_)
+        naming_error_ = hold_.why_not();
+    else if (auto e = cupti::enable_launch_callbacks())
         naming_error_ = *e;
-    else if (auto e2 = cupti::enable_launch_callbacks())
-        naming_error_ = *e2;
     clock.mark("subscriber");
     if (enabled.object && enabled.context_id != context_id_) {
         // Another context (or the same device after a reset): the old object's context may be gone; only a live

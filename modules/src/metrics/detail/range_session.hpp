@@ -7,6 +7,7 @@
 #include "collection_plan.hpp"
 #include "metrics/collection.hpp"
 
+#include <gpuchrono/cupti/cupti_hold.hpp>
 #include <gpuchrono/metrics/kernel_metrics.hpp>
 
 #include <chrono>
@@ -51,6 +52,9 @@ public:
 private:
     void disable() noexcept;
 
+    // First, so it is taken before the profiler is enabled and ended last: a collection is one of gpuchrono's
+    // holds of CUPTI (the launch callbacks name the ranges), and the last hold's end disables a kept profiler.
+    CuptiHold hold_;
     std::shared_ptr<const CollectionPlan> plan_;
     std::size_t max_kernels_;
     Replay replay_;

@@ -419,6 +419,13 @@ cupti::CuptiSession* session_or(std::string& why) noexcept {
     return cupti::CuptiSession::get(why);
 }
 
+// Why a KernelPolicy constructed now could not time anything; empty if it could. `hold` is the hold to keep.
+std::string take_cupti(CuptiHold& hold) {
+    if (const char* silenced = cupti::release_activity_silence()) return silenced;
+    hold = CuptiHold();
+    return hold ? std::string() : hold.why_not();
+}
+
 // A lazy scope's records, read when the Measurement is first resolved (one flush serves every pending scope).
 class PendingKernelInterval final : public detail::PendingInterval {
 public:
@@ -443,9 +450,10 @@ private:
 
 KernelPolicy::KernelPolicy(cudaStream_t stream, Options options)
     : stream_(stream), device_(stream_device(stream)), options_(options) {
-    std::string why;
-    cupti::CuptiSession* session = session_or(why);
+    std::string why = take_cupti(hold_);
+    cupti::CuptiSession* session = why.empty() ? session_or(why) : nullptr;
     if (!session) {
+        hold_.release();
         if (options_.if_unavailable == IfUnavailable::throw_error)
             throw TimerError("gpuchrono: KernelPolicy needs CUPTI: " + why);
         unavailable_ = why;
@@ -470,14 +478,17 @@ KernelPolicy::KernelPolicy(KernelPolicy&&) noexcept = default;
 KernelPolicy& KernelPolicy::operator=(KernelPolicy&&) noexcept = default;
 
 bool KernelPolicy::available() noexcept {
-    std::string why;
-    return session_or(why) != nullptr;
+    try {
+        CuptiHold hold;
+        return take_cupti(hold).empty();
+    } catch (...) {
+        return false;
+    }
 }
 
 std::string KernelPolicy::unavailable_reason() {
-    std::string why;
-    (void)session_or(why);
-    return why;
+    CuptiHold hold;
+    return take_cupti(hold);
 }
 
 void KernelPolicy::start() {

@@ -24,7 +24,7 @@
 // every runtime or driver call that launches work; the call's correlation id goes to every thread-mode scope
 // running on that thread, and the records carrying that id are the scope's, on any stream (a graph's kernels
 // carry the id of its cudaGraphLaunch). The first thread-mode KernelPolicy constructed turns those callbacks on
-// for the rest of the process: every launch call of the process then costs 0.1-0.15x more (bench/kernel_policy
+// while gpuchrono holds CUPTI: every launch call of the process then costs 0.1-0.15x more (bench/kernel_policy
 // [2]: 1.54x of a launch without CUPTI against 1.38-1.39x for records alone, H100).
 // Waiting: by default stop() waits for the work (the stream, or in thread mode the device) and flushes CUPTI's
 // buffers (0.05..2.4 ms on an H100): the Measurement is complete. With Options{.wait_at_stop = false} stop()
@@ -38,16 +38,21 @@
 // docs/pitfalls-catalog.md #9), gpu-idle-before (info: the scope's first activity started after its device had run none of
 // the process's work for 100 us or more; such a first kernel ran 0.6-1.7 us longer on an H100; the library's
 // stream marks are not work; idle_gap.hpp), cupti-unavailable.
-// CUPTI (libcupti.so.13, or .12 in a CUDA 12 build) is loaded at run time by the first KernelPolicy constructed (see available()); a program
-// that never constructs one never loads it. That first construction also sets CUPTI up (subscriber, buffers,
-// activity kinds), before any interval starts. From then on every kernel of the process is recorded by CUPTI
-// (records no scope needs are dropped on arrival, their end times kept per device for gpu-idle-before); a launch call costs a little more host time (bench/kernel_policy).
-// CUPTI allows one subscriber per process: under Nsight Systems/Compute or another CUPTI tool, KernelPolicy is
-// unavailable and says so. Start and stop a scope on the same thread; a stream being captured into a graph
-// cannot be timed (time the graph launch instead).
+// CUPTI (libcupti.so.13, or .12 in a CUDA 12 build) is loaded at run time by the first KernelPolicy constructed (see
+// available()); a program that never constructs one never loads it. A KernelPolicy holds CUPTI from construction to
+// destruction (a CuptiHold, cupti/cupti_hold.hpp): the first hold of the process, or the first after CUPTI was given
+// back, sets it up (subscriber, buffers, activity kinds) in the constructor, before any interval starts. While held,
+// every kernel of the process is recorded by CUPTI (records no scope needs are dropped on arrival, their end times
+// kept per device for gpu-idle-before) and a launch call costs a little more host time (bench/kernel_policy). When
+// the last hold ends, pending scopes' records are delivered and CUPTI is given back to the process: keep a CuptiHold
+// around a loop of ScopedTimer<KernelPolicy> scopes so it is set up once (bench/cupti_hold).
+// CUPTI allows one subscriber per process: while Nsight Systems/Compute, torch.profiler or another CUPTI tool holds
+// it, a KernelPolicy constructed is unavailable and says so (docs/pitfalls.md, cupti-unavailable). Start and stop a
+// scope on the same thread; a stream being captured into a graph cannot be timed (time the graph launch instead).
 #pragma once
 
 #include <gpuchrono/core/measurement.hpp>
+#include <gpuchrono/cupti/cupti_hold.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -86,7 +91,8 @@ public:
     KernelPolicy(KernelPolicy&&) noexcept;
     KernelPolicy& operator=(KernelPolicy&&) noexcept;
 
-    // Whether CUPTI can be loaded and set up in this process (sets it up on the first call). Never throws.
+    // Whether CUPTI can be loaded and held now (takes a hold and ends it: unless something else holds CUPTI, that
+    // sets it up and gives it back). Never throws.
     static bool available() noexcept;
     // Why not: every place searched for libcupti.so.13 and what failed, or that another tool holds CUPTI's
     // subscriber. Empty when available.
@@ -106,6 +112,7 @@ private:
     Options options_{};
     std::uint32_t stream_id_ = 0;
     std::string unavailable_;  // set only under IfUnavailable::fail_measurement
+    CuptiHold hold_;           // CUPTI, for the policy's lifetime (empty when unavailable)
     std::shared_ptr<detail::KernelScope> scope_;
 };
 

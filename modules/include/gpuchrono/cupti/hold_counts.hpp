@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// How gpuchrono's hold of CUPTI (cupti_hold.hpp) stands: the holds alive now, and how many times CUPTI was set up
+// (subscribed, activity kinds enabled) in this process. Tests and benchmarks read them to tell a loop that
+// re-acquires CUPTI per scope from one under a CuptiHold. Internal: not exported by the module.
+#pragma once
+
+#include <cstddef>
+
+namespace gpuchrono::cupti {
+
+std::size_t cupti_holders() noexcept;
+std::size_t cupti_acquisitions() noexcept;
+
+}  // namespace gpuchrono::cupti

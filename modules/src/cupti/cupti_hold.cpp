@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <gpuchrono/cupti/cupti_hold.hpp>
+#include <gpuchrono/cupti/hold_counts.hpp>
+
+#include "cupti_session.hpp"
+
+#include <utility>
+
+namespace gpuchrono {
+
+CuptiHold::CuptiHold() noexcept {
+    try {
+        std::string why;
+        held_ = cupti::CuptiSession::acquire(why) != nullptr;
+        if (!held_) why_not_ = std::move(why);
+    } catch (...) {
+        held_ = false;  // out of memory for the reason's text: not held, with no reason
+    }
+}
+
+CuptiHold::~CuptiHold() { release(); }
+
+CuptiHold::CuptiHold(CuptiHold&& other) noexcept
+    : held_(std::exchange(other.held_, false)), why_not_(std::move(other.why_not_)) {}
+
+CuptiHold& CuptiHold::operator=(CuptiHold&& other) noexcept {
+    if (this != &other) {
+        release();
+        held_ = std::exchange(other.held_, false);
+        why_not_ = std::move(other.why_not_);
+    }
+    return *this;
+}
+
+void CuptiHold::release() noexcept {
+    if (!std::exchange(held_, false)) return;
+    cupti::CuptiSession::release();
+}
+
+namespace cupti {
+
+std::size_t cupti_holders() noexcept { return CuptiSession::holders(); }
+std::size_t cupti_acquisitions() noexcept { return CuptiSession::acquisitions(); }
+
+}  // namespace cupti
+
+}  // namespace gpuchrono

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""gpuchrono's hold of CUPTI from Python. CUPTI allows one subscriber per process: gpuchrono takes it only while a
+kernel_timer block, a measure()/compare() by the kernel method or a hold_cupti() block runs, and gives it back when
+the last ends, so torch.profiler started afterwards records every kernel. When another tool holds it (torch.profiler
+running, Nsight Systems or Compute), gpuchrono falls back to another method and warns once per process."""
+from __future__ import annotations
+
+import warnings
+
+from . import _gpuchrono
+
+_warned = False
+
+
+def warn_unavailable(reason: str, stacklevel: int) -> None:
+    """One TimingWarning per process: CUPTI could not be held, and why (the fallback itself is in the result)."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    from . import TimingWarning  # defined in the package, which imports this module
+
+    warnings.warn(TimingWarning(f"[cupti-unavailable] gpuchrono cannot hold CUPTI: {reason}. Fix: time under "
+                                "another tool with method='event' or 'graph', or end that tool's session first "
+                                "(docs/python.md, \"Sharing CUPTI with torch.profiler\")"),
+                  stacklevel=stacklevel + 1)
+
+
+class hold_cupti:
+    """`with gpuchrono.hold_cupti():` keeps gpuchrono's hold of CUPTI for the block, so that a loop of kernel_timer
+    blocks or measure() calls sets CUPTI up once instead of once each; CUPTI is given back when the block ends.
+    If CUPTI cannot be held, `held` is False, `why_not` says why, and a TimingWarning is issued (once per
+    process); the block still runs."""
+
+    def __init__(self) -> None:
+        self._hold = None
+
+    def __enter__(self) -> "hold_cupti":
+        self._hold = _gpuchrono._CuptiHold()
+        if not self._hold.held:
+            warn_unavailable(self._hold.why_not, stacklevel=2)
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if self._hold is not None:
+            self._hold.release()
+        return False
+
+    held = property(lambda self: self._hold is not None and self._hold.held, doc="whether CUPTI is held")
+    why_not = property(lambda self: self._hold.why_not if self._hold is not None else "",
+                       doc="why CUPTI could not be held, or ''")
