@@ -18,8 +18,11 @@ def synthetic(name, values):
 
 
 def test_version_is_the_librarys_and_the_wheels():
-    from importlib.metadata import version
-    assert gpuchrono.__version__ == version("gpuchrono")
+    from importlib.metadata import packages_distributions, version
+    # The distribution is gpuchrono (built from source) or a CUDA variant (gpuchrono-cu13, gpuchrono-cu12).
+    (dist,) = packages_distributions()["gpuchrono"]
+    assert dist in ("gpuchrono", "gpuchrono-cu13", "gpuchrono-cu12")
+    assert gpuchrono.__version__ == version(dist)
     assert gpuchrono.__version__.count(".") == 2
 
 
