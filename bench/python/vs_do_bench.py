@@ -22,7 +22,7 @@ import torch.utils.benchmark as tbench
 import gpuchrono
 from gpuchrono._gpuchrono import _testing
 
-SHORT_KERNEL_NS = 100_000     # up to this median: the 10x wall-time target against do_bench
+SHORT_KERNEL_NS = 110_000     # up to this median (the 100 us spin reads a little above 100 us): the 10x target
 WALL_RATIO_TARGET = 10.0
 ADDED_TARGET_S = 0.010        # above it: measure()'s wall time beyond the kernel time it sampled
 
