@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What docs/python.md promises about the API's types, without a GPU: verdicts as a string enum, samples_ns a
-read-only NumPy view (no copy per read), and CUPTI found inside NVIDIA's CUPTI wheel beside the package."""
+read-only NumPy view (no copy per read), and CUPTI found inside NVIDIA's CUPTI wheel beside the package, or the copy
+the process already loaded."""
 import ast
 import gc
 import json
@@ -112,3 +113,25 @@ def test_every_name_the_extension_stub_declares_exists():
                     assert hasattr(getattr(_gpuchrono, node.name), member.name), f"{node.name}.{member.name}"
         elif isinstance(node, ast.AnnAssign):
             assert hasattr(_gpuchrono, node.target.id), node.target.id
+
+
+LOADED_CUPTI = ("import gpuchrono, sys\n"
+                "gpuchrono.kernel_method_available()  # loads CUPTI; no device needed\n"
+                "print(sorted({l.split()[-1] for l in open('/proc/self/maps') if 'libcupti' in l}))\n")
+
+
+def test_a_cupti_the_process_already_loaded_is_the_one_used(tmp_path):
+    # torch loads its own CUPTI wheel's library: gpuchrono must use that copy, not open a second file of the same
+    # soname (two CUPTIs in one process). Here a copy of the CUPTI gpuchrono would pick stands in for torch's.
+    env = {k: v for k, v in os.environ.items() if k not in ("GPUCHRONO_CUPTI", "LD_PRELOAD")}
+    found = ast.literal_eval(subprocess.run([sys.executable, "-c", LOADED_CUPTI], env=env, capture_output=True, text=True,
+                                check=True, cwd=tmp_path).stdout)
+    if not found:
+        pytest.skip("no CUPTI is installed where gpuchrono looks")
+    preloaded = tmp_path / "elsewhere" / pathlib.Path(found[0]).name
+    preloaded.parent.mkdir()
+    shutil.copy(found[0], preloaded)
+    code = f"import ctypes; ctypes.CDLL({str(preloaded)!r})\n" + LOADED_CUPTI
+    maps = ast.literal_eval(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                               cwd=tmp_path).stdout)
+    assert maps == [str(preloaded)], maps
