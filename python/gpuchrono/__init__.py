@@ -22,7 +22,8 @@ from ._verdict import Verdict
 
 __all__ = [
     "measure", "compare", "Comparison", "SequentialComparison", "kernel_timer", "event_timer", "host_timer", "write_report", "sweep",
-    "Series", "Verdict", "TimingWarning", "NoDeviceError", "device_count", "no_device_reason", "kernel_method_available",
+    "Series", "TimingWarning", "NoDeviceError", "device_count", "no_device_reason", "kernel_method_available",
+    "Verdict",
 ]
 
 

@@ -124,14 +124,17 @@ def test_a_cupti_the_process_already_loaded_is_the_one_used(tmp_path):
     # torch loads its own CUPTI wheel's library: gpuchrono must use that copy, not open a second file of the same
     # soname (two CUPTIs in one process). Here a copy of the CUPTI gpuchrono would pick stands in for torch's.
     env = {k: v for k, v in os.environ.items() if k not in ("GPUCHRONO_CUPTI", "LD_PRELOAD")}
-    found = ast.literal_eval(subprocess.run([sys.executable, "-c", LOADED_CUPTI], env=env, capture_output=True, text=True,
-                                check=True, cwd=tmp_path).stdout)
+    def mapped(code):
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                             cwd=tmp_path)
+        return ast.literal_eval(run.stdout)
+
+    found = mapped(LOADED_CUPTI)
     if not found:
         pytest.skip("no CUPTI is installed where gpuchrono looks")
     preloaded = tmp_path / "elsewhere" / pathlib.Path(found[0]).name
     preloaded.parent.mkdir()
     shutil.copy(found[0], preloaded)
     code = f"import ctypes; ctypes.CDLL({str(preloaded)!r})\n" + LOADED_CUPTI
-    maps = ast.literal_eval(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
-                               cwd=tmp_path).stdout)
+    maps = mapped(code)
     assert maps == [str(preloaded)], maps
