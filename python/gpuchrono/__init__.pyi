@@ -2,7 +2,7 @@
 # The public API's types, checked against the package by mypy's stubtest in CI (scripts/python-check).
 import contextlib
 from types import TracebackType
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Union, overload
 
 from . import testing as testing
 from ._gpuchrono import (
@@ -58,9 +58,13 @@ class SequentialComparison:
     text: str
     def __init__(self, d: dict[str, Any]) -> None: ...
 
-def compare(a: Union[Series, Work], b: Union[Series, Work], threshold: float = 0.01, max_time: float = 2.0,
-            stream: Stream = None, method: str = "auto", cache: str = "warm",
-            confidence: float = 0.99) -> Union[Comparison, SequentialComparison]: ...
+# Two Series: the two-Series comparison; two callables: the interleaved one.
+@overload
+def compare(a: Series, b: Series, threshold: float = 0.01, max_time: float = 2.0, stream: Stream = None,
+            method: str = "auto", cache: str = "warm", confidence: float = 0.99) -> Comparison: ...
+@overload
+def compare(a: Work, b: Work, threshold: float = 0.01, max_time: float = 2.0, stream: Stream = None,
+            method: str = "auto", cache: str = "warm", confidence: float = 0.99) -> SequentialComparison: ...
 def sweep(fn: Callable[..., object], values: Iterable[Any], name: str = "sweep",
           **measure_args: Any) -> list[Series]: ...
 def write_report(series: Union[Series, Iterable[Series]], folder: str) -> list[str]: ...

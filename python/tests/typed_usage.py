@@ -22,11 +22,12 @@ def typed_use() -> float:
         low, high = low_high
         assert low <= high
     c = gpuchrono.compare(s, gpuchrono.measure(lambda: None))
+    p_value: float = c.p_value  # two Series: a Comparison
     verdict: Verdict = c.verdict
     same: bool = verdict == "no_difference"  # a Verdict compares equal to its string
     named: bool = verdict is Verdict.NO_DIFFERENCE
     sequential = gpuchrono.compare(launch, launch, threshold=0.02)
-    text: str = str(sequential.verdict)
+    text: str = str(sequential.verdict) + sequential.text  # two callables: a SequentialComparison
     with gpuchrono.kernel_timer() as t:
         launch(0)
     kernels: list[dict[str, object]] = list(t.kernels)
@@ -36,5 +37,5 @@ def typed_use() -> float:
     gpuchrono.testing.assert_not_slower(s, s)
     version: str = gpuchrono.__version__
     reason: str | None = gpuchrono.no_device_reason()
-    del text, kernels, paths, version, reason, same, named
+    del text, kernels, paths, version, reason, same, named, p_value
     return float(samples.sum()) + s.median_ns
