@@ -247,8 +247,9 @@ struct PySeries : gpuchrono::Series {
             samples_ = std::move(values);
             samples_of_ = size();
         }
-        auto* held = new std::shared_ptr<const std::vector<double>>(samples_);
-        nb::capsule owner(held, [](void* p) noexcept { delete static_cast<std::shared_ptr<const std::vector<double>>*>(p); });
+        using Buffer = std::shared_ptr<const std::vector<double>>;
+        auto* held = new Buffer(samples_);
+        nb::capsule owner(held, [](void* p) noexcept { delete static_cast<Buffer*>(p); });
         return nb::ndarray<nb::numpy, const double, nb::ndim<1>>((*held)->data(), {(*held)->size()}, owner);
     }
 
@@ -312,8 +313,8 @@ NB_MODULE(_gpuchrono, m) {
     m.def("_measure", [](nb::callable fn, const std::string& name, std::uintptr_t stream,
                          const std::string& method, const std::string& cache, double target_width, double max_time_s,
                          std::uint64_t bytes_read, std::uint64_t bytes_written) {
-        return PySeries(run_measure(std::move(fn), name, stream,
-                                    measure_options(method, cache, target_width, max_time_s, bytes_read, bytes_written)));
+        const auto options = measure_options(method, cache, target_width, max_time_s, bytes_read, bytes_written);
+        return PySeries(run_measure(std::move(fn), name, stream, options));
     }, "fn"_a, "name"_a, "stream"_a, "method"_a, "cache"_a, "target_width"_a, "max_time_s"_a,
        "bytes_read"_a, "bytes_written"_a);
 
