@@ -19,11 +19,13 @@ from . import _gpuchrono
 from ._gpuchrono import Series, __version__, device_count, no_device_reason, kernel_method_available
 from ._streams import launcher, stream_handle, stream_context
 from ._cupti import hold_cupti, warn_unavailable as _warn_cupti_unavailable
+from ._verdict import Verdict
 
 __all__ = [
     "measure", "compare", "Comparison", "SequentialComparison", "kernel_timer", "event_timer", "host_timer", "write_report", "sweep",
     "Series", "TimingWarning", "NoDeviceError", "device_count", "no_device_reason", "kernel_method_available",
     "hold_cupti",
+    "Verdict",
 ]
 
 
@@ -127,11 +129,11 @@ def _note_kernel_fallback(series: Series, method: str) -> None:
 
 
 class Comparison:
-    """compare()'s verdict: "faster", "slower", "no_difference" or "inconclusive", the relative change of b
-    against a (Hodges-Lehmann) with its confidence interval, the rank test's p value, and the reason in words."""
+    """compare()'s verdict (a Verdict: "faster", "slower", "no_difference" or "inconclusive"), the relative change
+    of b against a (Hodges-Lehmann) with its confidence interval, the rank test's p value, and the reason in words."""
 
     def __init__(self, d: dict):
-        self.verdict: str = d["verdict"]
+        self.verdict: Verdict = Verdict._from_library(d["verdict"])
         self.change: float = d["change"]
         self.ci: tuple = (d["change_low"], d["change_high"])
         self.p_value: float = d["p_value"]
@@ -144,12 +146,12 @@ class Comparison:
 
 
 class SequentialComparison:
-    """compare(fn_a, fn_b)'s verdict: "faster", "slower", "no_difference" or "inconclusive", the relative change of b
-    against a with its anytime-valid interval, the looks and samples it took, each side's drift across the
-    comparison, the wall time, and the reason in words."""
+    """compare(fn_a, fn_b)'s verdict (a Verdict: "faster", "slower", "no_difference" or "inconclusive"), the
+    relative change of b against a with its anytime-valid interval, the looks and samples it took, each side's
+    drift across the comparison, the wall time, and the reason in words."""
 
     def __init__(self, d: dict):
-        self.verdict: str = d["verdict"]
+        self.verdict: Verdict = Verdict._from_library(d["verdict"])
         self.change: float = d["change"]
         self.ci: tuple = (d["change_low"], d["change_high"])
         self.looks: int = d["looks"]

@@ -234,6 +234,32 @@ nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t st
     return d;
 }
 
+// The Python Series: the library's Series plus its successful samples in one contiguous buffer, made on the first
+// read of samples_ns after a change and shared by every array handed out until the next one. Each array is a
+// read-only view of that buffer (no copy per read) and holds a reference to it, so it stays valid after the Series
+// has grown (a later read gets a new buffer) or been garbage-collected.
+struct PySeries : gpuchrono::Series {
+    using gpuchrono::Series::Series;
+    explicit PySeries(gpuchrono::Series&& s) : gpuchrono::Series(std::move(s)) {}
+
+    nb::ndarray<nb::numpy, const double, nb::ndim<1>> samples_ns() const {
+        if (!samples_ || samples_of_ != size()) {
+            auto values = std::make_shared<std::vector<double>>();
+            for (gpuchrono::Duration d : durations()) values->push_back(d.ns());
+            samples_ = std::move(values);
+            samples_of_ = size();
+        }
+        using Buffer = std::shared_ptr<const std::vector<double>>;
+        auto* held = new Buffer(samples_);
+        nb::capsule owner(held, [](void* p) noexcept { delete static_cast<Buffer*>(p); });
+        return nb::ndarray<nb::numpy, const double, nb::ndim<1>>((*held)->data(), {(*held)->size()}, owner);
+    }
+
+private:
+    mutable std::shared_ptr<const std::vector<double>> samples_;
+    mutable std::size_t samples_of_ = 0;  // size() when samples_ was made: a Series only grows
+};
+
 nb::dict record_dict(const gpuchrono::Series& s) {
     nb::dict d;
     const auto& r = s.measure_record();
@@ -248,6 +274,9 @@ nb::dict record_dict(const gpuchrono::Series& s) {
     d["relative_width"] = r->interval.relative_width();
     d["converged"] = r->converged();
     d["sampling_time_s"] = r->sampling_time.s();
+    d["warmup_time_s"] = r->warmup.time.s();
+    d["warmup_calls"] = r->warmup.calls;
+    d["samples"] = r->interval.samples;
     d["bytes_per_second"] = r->bytes_per_second();
     d["text"] = gpuchrono::to_string(*r);
     return d;
@@ -281,35 +310,31 @@ NB_MODULE(_gpuchrono, m) {
     // collects them, whatever GPUCHRONO_FINDINGS says, and the package warns once per code and call site.
     gpuchrono::set_finding_reaction(gpuchrono::Reaction::collect);
 
-    nb::class_<gpuchrono::Series>(m, "Series")
+    nb::class_<PySeries>(m, "Series")
         .def(nb::init<std::string>(), "name"_a)
-        .def_prop_ro("name", &gpuchrono::Series::name)
-        .def("__len__", &gpuchrono::Series::size)
-        .def("add_ns", [](gpuchrono::Series& s, double ns) {
+        .def_prop_ro("name", [](const PySeries& s) { return s.name(); })
+        .def("__len__", [](const PySeries& s) { return s.size(); })
+        .def("add_ns", [](PySeries& s, double ns) {
             s.add(gpuchrono::Measurement::completed("host", gpuchrono::Duration::from_ns(ns), -1));
         }, "ns"_a, "Adds a completed host-clock measurement (synthetic series, tests)")
-        .def_prop_ro("samples_ns", [](const gpuchrono::Series& s) {
-            auto* values = new std::vector<double>();
-            for (gpuchrono::Duration d : s.durations()) values->push_back(d.ns());
-            nb::capsule owner(values, [](void* p) noexcept { delete static_cast<std::vector<double>*>(p); });
-            return nb::ndarray<nb::numpy, const double, nb::ndim<1>>(values->data(), {values->size()}, owner);
-        }, nb::rv_policy::move)  // the array owns its copy (properties default to reference_internal)
-        .def_prop_ro("failed_count", &gpuchrono::Series::failed_count)
-        .def_prop_ro("first_error", &gpuchrono::Series::first_error)
-        .def_prop_ro("findings", [](const gpuchrono::Series& s) { return findings_list(s.findings()); })
-        .def_prop_ro("record", &record_dict)
-        .def_prop_ro("summary_findings", [](const gpuchrono::Series& s) {
+        // `reference`: export the buffer as it is (move or copy would copy it); its capsule keeps it alive.
+        .def_prop_ro("samples_ns", &PySeries::samples_ns, nb::rv_policy::reference)
+        .def_prop_ro("failed_count", [](const PySeries& s) { return s.failed_count(); })
+        .def_prop_ro("first_error", [](const PySeries& s) { return s.first_error(); })
+        .def_prop_ro("findings", [](const PySeries& s) { return findings_list(s.findings()); })
+        .def_prop_ro("record", [](const PySeries& s) { return record_dict(s); })
+        .def_prop_ro("summary_findings", [](const PySeries& s) {
             return findings_list(gpuchrono::summary(s).findings);
         })
-        .def("__repr__", [](const gpuchrono::Series& s) {
+        .def("__repr__", [](const PySeries& s) {
             return "<gpuchrono.Series '" + s.name() + "', " + std::to_string(s.size()) + " samples>";
         });
 
     m.def("_measure", [](nb::callable fn, const std::string& name, std::uintptr_t stream,
                          const std::string& method, const std::string& cache, double target_width, double max_time_s,
                          std::uint64_t bytes_read, std::uint64_t bytes_written) {
-        return run_measure(std::move(fn), name, stream,
-                           measure_options(method, cache, target_width, max_time_s, bytes_read, bytes_written));
+        const auto options = measure_options(method, cache, target_width, max_time_s, bytes_read, bytes_written);
+        return PySeries(run_measure(std::move(fn), name, stream, options));
     }, "fn"_a, "name"_a, "stream"_a, "method"_a, "cache"_a, "target_width"_a, "max_time_s"_a,
        "bytes_read"_a, "bytes_written"_a);
 
@@ -317,7 +342,7 @@ NB_MODULE(_gpuchrono, m) {
         (void)measure_options(method, cache, target_width, max_time_s, 0, 0);
     });
 
-    m.def("_compare", [](const gpuchrono::Series& a, const gpuchrono::Series& b) {
+    m.def("_compare", [](const PySeries& a, const PySeries& b) {
         const gpuchrono::Comparison c = gpuchrono::compare(a, b);
         nb::dict d = verdict_dict(c);
         d["p_value"] = c.p_value;
@@ -330,7 +355,7 @@ NB_MODULE(_gpuchrono, m) {
     m.def("_compare_fns", &run_compare_fns, "fn_a"_a, "fn_b"_a, "stream"_a, "method"_a, "cache"_a, "threshold"_a,
           "confidence"_a, "max_time_s"_a);
 
-    m.def("_check", [](const std::string& which, const gpuchrono::Series& a, const gpuchrono::Series* b) {
+    m.def("_check", [](const std::string& which, const PySeries& a, const PySeries* b) {
         gpuchrono::CheckResult r;
         if (which == "not_slower" && b) r = gpuchrono::check_not_slower(a, *b);
         else if (which == "faster" && b) r = gpuchrono::check_faster(a, *b);
@@ -339,9 +364,9 @@ NB_MODULE(_gpuchrono, m) {
         return std::make_pair(r.passed, r.message);
     }, "which"_a, "a"_a, "b"_a.none() = nb::none());
 
-    m.def("_write_report", [](const std::vector<const gpuchrono::Series*>& series, const std::string& folder) {
+    m.def("_write_report", [](const std::vector<const PySeries*>& series, const std::string& folder) {
         gpuchrono::SeriesSet set;
-        for (const gpuchrono::Series* s : series) set[s->name()] = *s;
+        for (const PySeries* s : series) set[s->name()] = *s;
         std::vector<std::string> written;
         for (const auto& f : gpuchrono::write_report(set, std::filesystem::path(folder))) written.push_back(f.path.string());
         return written;

@@ -18,8 +18,14 @@ def synthetic(name, values):
 
 
 def test_version_is_the_librarys_and_the_wheels():
-    from importlib.metadata import version
-    assert gpuchrono.__version__ == version("gpuchrono")
+    from importlib.metadata import distributions, version
+    # The distribution is gpuchrono (built from source) or a CUDA variant (gpuchrono-cu13, gpuchrono-cu12): the one
+    # whose files hold this package (Python 3.10's packages_distributions() reads only top_level.txt, which
+    # scikit-build-core does not write).
+    (dist,) = {d.metadata["Name"] for d in distributions()
+               if any(str(f) == "gpuchrono/__init__.py" for f in d.files or [])}
+    assert dist in ("gpuchrono", "gpuchrono-cu13", "gpuchrono-cu12")
+    assert gpuchrono.__version__ == version(dist)
     assert gpuchrono.__version__.count(".") == 2
 
 

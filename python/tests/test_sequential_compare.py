@@ -23,7 +23,7 @@ def spin_longer(stream):
 def test_a_longer_spin_is_found_slower():
     c = gpuchrono.compare(spin, spin_longer, threshold=0.01)
     assert isinstance(c, gpuchrono.SequentialComparison)
-    assert c.verdict == "slower", c.text
+    assert c.verdict is gpuchrono.Verdict.SLOWER and c.verdict == "slower", c.text
     assert 0.02 < c.change < 0.10
     assert c.ci[0] <= c.change <= c.ci[1]
     assert c.samples[0] == c.samples[1] > 0
@@ -32,7 +32,8 @@ def test_a_longer_spin_is_found_slower():
 
 def test_a_spin_against_itself_is_not_faster_or_slower():
     c = gpuchrono.compare(spin, spin, threshold=0.01)
-    assert c.verdict not in ("faster", "slower"), c.text
+    assert c.verdict in (gpuchrono.Verdict.NO_DIFFERENCE, gpuchrono.Verdict.INCONCLUSIVE), c.text
+    assert c.verdict in ("no_difference", "inconclusive"), c.text  # the documented strings, not C++'s "no difference"
 
 
 def test_series_still_go_to_the_two_series_compare():

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 
 namespace gpuchrono::cupti {
@@ -19,6 +20,23 @@ constexpr const char* soname = toolkit::cupti_soname;
 bool is_directory(const std::string& path) {
     struct stat s {};
     return ::stat(path.c_str(), &s) == 0 && S_ISDIR(s.st_mode);
+}
+
+// toolkit::cupti_wheel_folder under each ancestor of the folder of the binary holding this code, where it exists:
+// a wheel's extension module lives in site-packages/gpuchrono/, NVIDIA's CUPTI wheel in site-packages/nvidia/.
+std::vector<std::string> wheel_folders() {
+    std::vector<std::string> out;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<const void*>(&wheel_folders), &info) == 0 || !info.dli_fname) return out;
+    std::string dir(info.dli_fname);
+    for (int up = 0; up < 3; ++up) {
+        const auto slash = dir.find_last_of('/');
+        if (slash == std::string::npos || slash == 0) break;
+        dir.resize(slash);
+        const std::string folder = dir + "/" + toolkit::cupti_wheel_folder;
+        if (is_directory(folder)) out.push_back(folder);
+    }
+    return out;
 }
 
 template <class F>
@@ -35,6 +53,11 @@ CuptiLibrary* load() {
         const std::string given(env);
         candidates.push_back(is_directory(given) ? given + "/" + soname : given);
     }
+    if (void* loaded = dlopen(soname, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
+        dlclose(loaded);  // only a probe: the loop below opens it again, counted once
+        candidates.push_back(soname);
+    }
+    for (const std::string& dir : wheel_folders()) candidates.push_back(dir + "/" + soname);
     for (const char* dir : toolkit::cupti_folders) candidates.push_back(std::string(dir) + "/" + soname);
     candidates.push_back(soname);  // the dynamic loader's search path
 

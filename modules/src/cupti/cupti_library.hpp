@@ -41,7 +41,9 @@ struct CuptiLibrary {
 };
 
 // The process's one load attempt, made on first call (thread-safe, never retried). Searched in order:
-// $GPUCHRONO_CUPTI (a file, or a folder holding the soname), toolkit::cupti_folders, then the dynamic loader's
+// $GPUCHRONO_CUPTI (a file, or a folder holding the soname), a CUPTI of that soname the process already loaded
+// (torch's, say: two copies of CUPTI in one process would compete), NVIDIA's CUPTI wheel beside the binary holding
+// gpuchrono (toolkit::cupti_wheel_folder in an ancestor folder), toolkit::cupti_folders, then the dynamic loader's
 // own path (LD_LIBRARY_PATH, ld.so.cache). A CUPTI older than the headers built against is refused (error).
 const CuptiLibrary& cupti_library();
 

@@ -74,4 +74,13 @@ inline constexpr const char* cupti_folders[] = {"/usr/local/cuda/lib64", "/usr/l
                                                 "/usr/local/cuda/extras/CUPTI/lib64"};
 #endif
 
+// Where NVIDIA's CUPTI wheel for this major version (nvidia-cuda-cupti, nvidia-cuda-cupti-cu12) puts the library,
+// relative to site-packages: searched beside the binary that holds gpuchrono (a Python wheel's extension module
+// sits in site-packages/gpuchrono/), so `pip install gpuchrono-cu13` finds CUPTI with no toolkit installed.
+#if CUDA_VERSION >= 13000
+inline constexpr const char* cupti_wheel_folder = "nvidia/cu13/lib";
+#else
+inline constexpr const char* cupti_wheel_folder = "nvidia/cuda_cupti/lib";
+#endif
+
 }  // namespace gpuchrono::toolkit

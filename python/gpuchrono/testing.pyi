@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+from typing import Any, Union
+
+from . import Work
+from ._gpuchrono import Series
+
+def assert_not_slower(base: Union[Series, Work], candidate: Union[Series, Work], **options: Any) -> None: ...
+def assert_faster(base: Union[Series, Work], candidate: Union[Series, Work], **options: Any) -> None: ...
+def assert_no_findings(series: Series) -> None: ...

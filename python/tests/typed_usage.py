@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Typed use of the public API, as a user's code would write it: checked by `mypy --strict` in
+scripts/python-check against the installed wheel's stubs, never run (it needs a GPU)."""
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+import gpuchrono
+from gpuchrono import Verdict
+
+
+def launch(handle: int) -> None:
+    del handle
+
+
+def typed_use() -> float:
+    s: gpuchrono.Series = gpuchrono.measure(launch, name="typed", target_width=0.02, max_time=0.5)
+    samples: npt.NDArray[np.float64] = s.samples_ns
+    low_high = s.ci_ns
+    if low_high is not None:
+        low, high = low_high
+        assert low <= high
+    c = gpuchrono.compare(s, gpuchrono.measure(lambda: None))
+    p_value: float = c.p_value  # two Series: a Comparison
+    verdict: Verdict = c.verdict
+    same: bool = verdict == "no_difference"  # a Verdict compares equal to its string
+    named: bool = verdict is Verdict.NO_DIFFERENCE
+    sequential = gpuchrono.compare(launch, launch, threshold=0.02)
+    text: str = str(sequential.verdict) + sequential.text  # two callables: a SequentialComparison
+    with gpuchrono.kernel_timer() as t:
+        launch(0)
+    kernels: list[dict[str, object]] = list(t.kernels)
+    with gpuchrono.hold_cupti():
+        gpuchrono.measure(launch)
+    paths: list[str] = gpuchrono.write_report([s], "out")
+    gpuchrono.testing.assert_not_slower(s, s)
+    version: str = gpuchrono.__version__
+    reason: str | None = gpuchrono.no_device_reason()
+    del text, kernels, paths, version, reason, same, named, p_value
+    return float(samples.sum()) + s.median_ns
