@@ -19,7 +19,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gpuchrono/cupti/hold_counts.hpp>
@@ -116,11 +119,18 @@ BOOST_FIXTURE_TEST_SUITE(cupti_hold_gpu, Fixture, *boost::unit_test::preconditio
 
 BOOST_AUTO_TEST_CASE(a_tool_subscribes_after_the_last_scope_and_gpuchrono_reads_alike_after_it) {
     const double before_ns = median_spin_ns(stream);
-    BOOST_TEST(gpuchrono::cupti::cupti_holders() == 0u);  // every scope ended: CUPTI given back
+    BOOST_TEST(gpuchrono::cupti::cupti_holders() == 0u);  // every scope ended: CUPTI given back after the linger
 
     StandInTool tool;
     BOOST_REQUIRE_MESSAGE(tool.loaded(), "libcupti is not loaded in this process, or lacks cuptiSubscribe");
-    const CUptiResult r = tool.subscribe();
+    // No release_cupti(): the give-back after the 50 ms linger must come by itself. Polled for up to 10 s, so a
+    // slow machine (a sanitizer) does not fail it; on a quiet GPU it comes within about 50 ms.
+    CUptiResult r = tool.subscribe();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (r != CUPTI_SUCCESS && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        r = tool.subscribe();
+    }
     BOOST_REQUIRE_MESSAGE(r == CUPTI_SUCCESS, "the tool's cuptiSubscribe after gpuchrono's last scope failed: " << r);
     kernels::launch_spin(spin_length, stream);
     GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "the tool's launch");
@@ -135,7 +145,8 @@ BOOST_AUTO_TEST_CASE(a_tool_subscribes_after_the_last_scope_and_gpuchrono_reads_
 
 BOOST_AUTO_TEST_CASE(a_tool_that_subscribed_first_makes_kernel_policy_refuse_and_auto_fall_back) {
     StandInTool tool;
-    (void)KernelPolicy::available();  // loads libcupti (and gives it back) so the tool finds it
+    (void)KernelPolicy::available();  // loads libcupti so the tool finds it
+    BOOST_TEST(gpuchrono::release_cupti());  // and gives it back now, not after the linger
     BOOST_REQUIRE(tool.loaded());
     BOOST_REQUIRE(tool.subscribe() == CUPTI_SUCCESS);
 
@@ -180,8 +191,9 @@ BOOST_AUTO_TEST_CASE(a_lazy_scope_reads_its_kernel_after_cupti_was_given_back) {
             kernels::launch_spin(spin_length, stream);
             pending.push_back(p.stop());
         }
-    }  // the last hold: the scopes' records are delivered, and CUPTI is given back
+    }  // the last hold
     BOOST_TEST(gpuchrono::cupti::cupti_holders() == 0u);
+    BOOST_TEST(gpuchrono::release_cupti());  // the scopes' records are delivered, and CUPTI is given back
     StandInTool tool;  // another tool now holds CUPTI: the lazy readings must not need it
     BOOST_REQUIRE(tool.loaded());
     BOOST_REQUIRE(tool.subscribe() == CUPTI_SUCCESS);
@@ -194,6 +206,7 @@ BOOST_AUTO_TEST_CASE(a_lazy_scope_reads_its_kernel_after_cupti_was_given_back) {
 }
 
 BOOST_AUTO_TEST_CASE(scopes_under_a_hold_set_cupti_up_once) {
+    BOOST_TEST(gpuchrono::release_cupti());  // what earlier cases left set up
     const std::size_t before = gpuchrono::cupti::cupti_acquisitions();
     {
         CuptiHold hold;
@@ -206,12 +219,44 @@ BOOST_AUTO_TEST_CASE(scopes_under_a_hold_set_cupti_up_once) {
         BOOST_TEST(gpuchrono::cupti::cupti_holders() == 1u);
     }
     BOOST_TEST(gpuchrono::cupti::cupti_acquisitions() == before + 1);
+    // Without a hold, scopes that follow each other within the linger share one set-up too ...
     for (int i = 0; i < 3; ++i) {
         ScopedTimer<KernelPolicy> t(stream);
         kernels::launch_spin(Duration::from_us(2), stream);
         BOOST_TEST(!t.stop().failed());
     }
-    BOOST_TEST(gpuchrono::cupti::cupti_acquisitions() == before + 4, "without a hold each scope sets CUPTI up");
+    BOOST_TEST_MESSAGE("three scopes without a hold: " << gpuchrono::cupti::cupti_acquisitions() - before - 1
+                                                        << " set-ups (0 when they follow within the linger)");
+    // ... and one after a give-back sets it up again.
+    BOOST_TEST(gpuchrono::release_cupti());
+    const std::size_t given_back = gpuchrono::cupti::cupti_acquisitions();
+    {
+        ScopedTimer<KernelPolicy> t(stream);
+        kernels::launch_spin(Duration::from_us(2), stream);
+        BOOST_TEST(!t.stop().failed());
+    }
+    BOOST_TEST(gpuchrono::cupti::cupti_acquisitions() == given_back + 1);
+    // A loop on four threads without a hold: the pattern that crashed when each scope set CUPTI up and gave it
+    // back; every reading must be the spin's.
+    std::vector<std::thread> threads;
+    std::atomic<int> bad{0};
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&] {
+            cudaStream_t s = nullptr;
+            if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) {
+                ++bad;
+                return;
+            }
+            for (int i = 0; i < 200; ++i) {
+                ScopedTimer<KernelPolicy> timer(s);
+                kernels::launch_spin(Duration::from_us(2), s);
+                const Measurement& m = timer.stop();
+                if (m.failed() || m.duration().ns() < 2000.0) ++bad;
+            }
+            (void)cudaStreamDestroy(s);
+        });
+    for (std::thread& t : threads) t.join();
+    BOOST_TEST(bad.load() == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -115,6 +115,7 @@ def measure(fn: Callable, name: str = "measure", stream: Any = None, method: str
     with stream_context(stream):
         series = _gpuchrono._measure(call, name, handle, method, cache, float(target_width),
                                      float(max_time), int(bytes_read), int(bytes_written))
+    _gpuchrono._release_cupti()  # given back now, not after the library's linger: a profiler may start next
     _warn(series.summary_findings, stacklevel=2)  # the measurements' findings, one per code, and the series'
     _note_kernel_fallback(series, method)
     return series
@@ -178,6 +179,7 @@ def _compare_fns(fn_a: Callable, fn_b: Callable, threshold: float, max_time: flo
     with stream_context(stream):
         d = _gpuchrono._compare_fns(call_a, call_b, handle, method, cache, float(threshold), float(confidence),
                                     float(max_time))
+    _gpuchrono._release_cupti()
     return SequentialComparison(d)
 
 
@@ -247,6 +249,8 @@ class _Timer:
             self._impl._exit()
         finally:
             self._context.__exit__(exc_type, exc, tb)
+            if isinstance(self, kernel_timer):
+                _gpuchrono._release_cupti()
         if exc_type is None:
             _warn(self.findings, stacklevel=2)
         return False

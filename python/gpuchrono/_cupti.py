@@ -44,6 +44,7 @@ class hold_cupti:
     def __exit__(self, exc_type, exc, tb) -> bool:
         if self._hold is not None:
             self._hold.release()
+            _gpuchrono._release_cupti()  # given back now, not after the library's linger
         return False
 
     held = property(lambda self: self._hold is not None and self._hold.held, doc="whether CUPTI is held")

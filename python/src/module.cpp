@@ -298,6 +298,10 @@ void bind_cupti_hold(nb::module_& m) {
             nb::gil_scoped_release unlocked;  // the last hold waits for pending scopes' work
             h.release();
         });
+    m.def("_release_cupti", [] {
+        nb::gil_scoped_release unlocked;  // giving back waits for pending scopes' work
+        return gpuchrono::release_cupti();
+    });
     m.def("_cupti_acquisitions", &gpuchrono::cupti::cupti_acquisitions);
     m.def("_cupti_holders", &gpuchrono::cupti::cupti_holders);
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpuchrono's hold of CUPTI, counted, on a stand-in CUPTI (fake_cupti_hold.cpp, named by GPUCHRONO_CUPTI): no GPU
-// needed, as a hold touches CUPTI only. Checks: nested holds set CUPTI up once; the last one to end flushes
-// (forced), disables every activity kind it enabled and unsubscribes; the next hold subscribes and registers its
+// needed, as a hold touches CUPTI only. Checks: nested holds set CUPTI up once; after the last one ends CUPTI
+// lingers, a hold taken meanwhile reuses it, and then (after the linger, or at once with release_cupti()) it is
+// flushed (forced), every activity kind it enabled disabled and unsubscribed; the next hold subscribes and registers its
 // buffer callbacks again; while another tool holds the subscriber slot no hold is taken, and KernelPolicy says
 // which tool; holds taken and ended on many threads leave CUPTI given back.
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -65,8 +67,15 @@ int main() {
         expect(cupti_holders() == 1 && counts().unsubscribes == 0 && counts().subscribed == 1,
                "ending a hold that is not the last keeps CUPTI");
     }
+    expect(cupti_holders() == 0 && counts().subscribed == 1, "after the last hold CUPTI lingers");
+    {
+        gpuchrono::CuptiHold within;
+        expect(cupti_acquisitions() == 1 && counts().subscribes == 1, "a hold within the linger reuses the set-up");
+    }
+    // Given back by the library's own thread after the linger (polled up to 10 s: a slow machine must not fail it).
+    for (int i = 0; i < 1000 && counts().subscribed == 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     Counts c = counts();
-    expect(cupti_holders() == 0 && c.unsubscribes == 1 && c.subscribed == 0, "the last hold unsubscribes");
+    expect(cupti_holders() == 0 && c.unsubscribes == 1 && c.subscribed == 0, "after the linger CUPTI is given back");
     expect(c.enabled_kinds == 0, "the last hold disables every activity kind it enabled");
     expect(c.forced_flushes == 1, "the last hold flushes CUPTI's buffers (forced) before giving CUPTI back");
 
@@ -77,8 +86,10 @@ int main() {
                "the next hold subscribes and registers its buffer callbacks again");
         gpuchrono::CuptiHold moved = std::move(again);
         expect(!again.held() && moved.held() && cupti_holders() == 1, "a moved hold is one hold");
+        expect(!gpuchrono::release_cupti() && counts().subscribed == 1, "release_cupti() leaves CUPTI to a live hold");
     }
-    expect(counts().subscribed == 0, "CUPTI is given back after the moved hold ends");
+    expect(gpuchrono::release_cupti() && counts().subscribed == 0,
+           "release_cupti() gives CUPTI back at once after the moved hold ends");
 
     take_fn(true);  // another tool subscribes while gpuchrono holds nothing
     {
@@ -92,8 +103,8 @@ int main() {
         std::printf("  reason: %s\n", why.c_str());
     }
     take_fn(false);  // the tool unsubscribed
-    expect(gpuchrono::KernelPolicy::available() && counts().subscribed == 0,
-           "after the tool leaves, KernelPolicy is available again, and asking gives CUPTI back");
+    expect(gpuchrono::KernelPolicy::available() && gpuchrono::release_cupti() && counts().subscribed == 0,
+           "after the tool leaves, KernelPolicy is available again, and CUPTI is given back");
 
     const std::size_t before = cupti_acquisitions();
     {
@@ -111,6 +122,7 @@ int main() {
             }
         });
     for (std::thread& t : threads) t.join();
+    expect(gpuchrono::release_cupti(), "no hold is left after the threads");
     c = counts();
     expect(cupti_holders() == 0 && c.subscribed == 0 && c.subscribes == c.unsubscribes && c.enabled_kinds == 0,
            "holds on 8 threads leave CUPTI given back, every subscription ended");

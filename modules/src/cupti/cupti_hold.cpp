@@ -37,6 +37,8 @@ void CuptiHold::release() noexcept {
     cupti::CuptiSession::release();
 }
 
+bool release_cupti() noexcept { return cupti::CuptiSession::give_back_now(); }
+
 namespace cupti {
 
 std::size_t cupti_holders() noexcept { return CuptiSession::holders(); }

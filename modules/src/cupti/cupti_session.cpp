@@ -8,6 +8,10 @@
 
 #include <cupti_activity.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <thread>
+
 namespace gpuchrono::cupti {
 
 namespace {
@@ -23,6 +27,20 @@ CuptiSession* session_object = nullptr;  // made once the library loads; never d
 
 constexpr CUpti_ActivityKind recorded_kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                                  CUPTI_ACTIVITY_KIND_MEMSET};
+
+// CUPTI stays set up this long after the last hold ends. Setting it up and giving it back once per scope, with
+// scopes on four threads, crashed inside the process on an H100 (the stress test: a fault, then a smashed
+// stack); a loop of scopes, on one thread or several, now sets it up once. release_cupti() gives it back at once.
+constexpr auto linger = std::chrono::milliseconds(50);
+
+// The give-back after the linger, by a thread of its own (started by the first release), under hold_mutex.
+struct GiveBack {
+    std::condition_variable cv;
+    std::chrono::steady_clock::time_point due{};
+    bool scheduled = false;
+    bool worker = false;
+};
+GiveBack& give_back = *new GiveBack;  // never destroyed: its thread may still wait at exit
 
 }  // namespace
 
@@ -78,7 +96,8 @@ std::size_t CuptiSession::acquisitions() noexcept { return acquired.load(); }
 
 CuptiSession* CuptiSession::acquire(std::string& why) noexcept {
     std::lock_guard lock(hold_mutex);
-    if (holder_count > 0) {
+    if (holder_count > 0 || session_active.load()) {  // held, or still set up within the linger
+        give_back.scheduled = false;
         ++holder_count;
         return session_object;
     }
@@ -114,7 +133,39 @@ CuptiSession* CuptiSession::acquire(std::string& why) noexcept {
 void CuptiSession::release() noexcept {
     std::lock_guard lock(hold_mutex);
     if (holder_count == 0 || --holder_count > 0) return;
-    session_object->tear_down();
+    give_back.due = std::chrono::steady_clock::now() + linger;
+    give_back.scheduled = true;
+    if (!give_back.worker) {
+        try {
+            std::thread(&CuptiSession::give_back_after_linger).detach();
+            give_back.worker = true;
+        } catch (...) {  // no thread to wait the linger out: given back now
+            give_back.scheduled = false;
+            session_object->tear_down();
+            return;
+        }
+    }
+    give_back.cv.notify_one();
+}
+
+void CuptiSession::give_back_after_linger() noexcept {
+    std::unique_lock lock(hold_mutex);
+    for (;;) {
+        give_back.cv.wait(lock, [] { return give_back.scheduled; });
+        // A new hold unschedules it; a later release moves `due`.
+        while (give_back.scheduled && std::chrono::steady_clock::now() < give_back.due)
+            give_back.cv.wait_until(lock, give_back.due);
+        if (give_back.scheduled && holder_count == 0 && session_active.load()) session_object->tear_down();
+        give_back.scheduled = false;
+    }
+}
+
+bool CuptiSession::give_back_now() noexcept {
+    std::lock_guard lock(hold_mutex);
+    if (holder_count > 0) return false;
+    give_back.scheduled = false;
+    if (session_active.load()) session_object->tear_down();
+    return true;
 }
 
 std::optional<std::string> CuptiSession::set_up() {

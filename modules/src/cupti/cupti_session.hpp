@@ -55,8 +55,11 @@ public:
     // Takes a hold: the session, set up if no one held it; nullptr if CUPTI cannot be used now (not loadable, or
     // another tool holds the subscriber slot), with the reason in `why`, and no hold taken.
     static CuptiSession* acquire(std::string& why) noexcept;
-    // Ends a hold taken by acquire(); the last one flushes every pending scope and gives CUPTI back.
+    // Ends a hold taken by acquire(); 50 ms after the last one ends with no new one taken, every pending scope is
+    // flushed and CUPTI given back (by a thread of the session's), so a loop of scopes sets CUPTI up once.
     static void release() noexcept;
+    // Gives CUPTI back now if no hold is alive (false if one is): release_cupti().
+    static bool give_back_now() noexcept;
     static std::size_t holders() noexcept;       // holds now
     static std::size_t acquisitions() noexcept;  // times CUPTI was set up in this process
 
@@ -87,6 +90,7 @@ public:
 
 private:
     explicit CuptiSession(const CuptiLibrary& lib) : lib_(lib) {}
+    static void give_back_after_linger() noexcept;  // the thread that gives CUPTI back after the linger
 
     std::optional<std::string> set_up();  // buffers, attributes, activity kinds; the error text on failure
     void tear_down() noexcept;            // the last holder's end (see the file comment)
