@@ -151,7 +151,9 @@ void CuptiSession::release() noexcept {
 void CuptiSession::give_back_after_linger() noexcept {
     std::unique_lock lock(hold_mutex);
     for (;;) {
-        give_back.cv.wait(lock, [] { return give_back.scheduled; });
+        // wait_for, not wait(): libstdc++ 12 versions condition_variable::wait anew (GLIBCXX_3.4.30), which would
+        // raise the Python wheels' glibc baseline from manylinux_2_34 to 2_35; the timed wait is inline.
+        while (!give_back.scheduled) give_back.cv.wait_for(lock, std::chrono::hours(1));
         // A new hold unschedules it; a later release moves `due`.
         while (give_back.scheduled && std::chrono::steady_clock::now() < give_back.due)
             give_back.cv.wait_until(lock, give_back.due);
