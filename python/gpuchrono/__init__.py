@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Optional
 from . import _gpuchrono
 from ._gpuchrono import Series, __version__, device_count, no_device_reason, kernel_method_available
 from ._streams import launcher, stream_handle, stream_context
-from ._cupti import hold_cupti, warn_unavailable as _warn_cupti_unavailable
+from ._cupti import hold_cupti, sync_other_users as _sync_cupti_users, warn_unavailable as _warn_cupti_unavailable
 from ._verdict import Verdict
 
 __all__ = [
@@ -112,6 +112,7 @@ def measure(fn: Callable, name: str = "measure", stream: Any = None, method: str
     pass_stream = _takes_stream(fn)
 
     call = launcher(fn, pass_stream)
+    _sync_cupti_users()
     with stream_context(stream):
         series = _gpuchrono._measure(call, name, handle, method, cache, float(target_width),
                                      float(max_time), int(bytes_read), int(bytes_written))
@@ -176,6 +177,7 @@ def _compare_fns(fn_a: Callable, fn_b: Callable, threshold: float, max_time: flo
     handle = stream_handle(stream)
     call_a = launcher(fn_a, _takes_stream(fn_a))
     call_b = launcher(fn_b, _takes_stream(fn_b))
+    _sync_cupti_users()
     with stream_context(stream):
         d = _gpuchrono._compare_fns(call_a, call_b, handle, method, cache, float(threshold), float(confidence),
                                     float(max_time))
@@ -234,6 +236,8 @@ class _Timer:
 
     def __init__(self, stream: Any = None):
         self._stream = stream
+        if type(self)._impl_type is _gpuchrono._KernelTimer:
+            _sync_cupti_users()  # the kernel timer takes its hold of CUPTI when made
         self._impl = type(self)._impl_type(stream_handle(stream))
         self._context = None
 

@@ -5,6 +5,7 @@ the last ends, so torch.profiler started afterwards records every kernel. When a
 running, Nsight Systems or Compute), gpuchrono falls back to another method and warns once per process."""
 from __future__ import annotations
 
+import sys
 import warnings
 
 from . import _gpuchrono
@@ -26,6 +27,23 @@ def warn_unavailable(reason: str, stacklevel: int) -> None:
                   stacklevel=stacklevel + 1)
 
 
+def sync_other_users() -> None:
+    """Tells the library whether torch.profiler is recording: it takes CUPTI's activity buffers without taking the
+    subscriber slot, so gpuchrono could set CUPTI up beside it and take its records. While it records, gpuchrono's
+    kernel method is refused as when another tool holds CUPTI (automatic methods fall back and say why)."""
+    torch = sys.modules.get("torch")
+    recording = False
+    if torch is not None:
+        try:
+            recording = bool(torch.autograd.profiler._is_profiler_enabled)
+        except AttributeError:
+            try:
+                recording = bool(torch._C._autograd._profiler_enabled())
+            except (AttributeError, RuntimeError):
+                recording = False
+    _gpuchrono._set_cupti_taken("torch.profiler is recording; it took CUPTI's activity buffers" if recording else "")
+
+
 class hold_cupti:
     """`with gpuchrono.hold_cupti():` keeps gpuchrono's hold of CUPTI for the block, so that a loop of kernel_timer
     blocks or measure() calls sets CUPTI up once instead of once each; CUPTI is given back when the block ends.
@@ -34,9 +52,12 @@ class hold_cupti:
 
     def __init__(self) -> None:
         self._hold = None
+        self._held = False
 
     def __enter__(self) -> "hold_cupti":
+        sync_other_users()
         self._hold = _gpuchrono._CuptiHold()
+        self._held = self._hold.held
         if not self._hold.held:
             warn_unavailable(self._hold.why_not, stacklevel=2)
         return self
@@ -47,6 +68,6 @@ class hold_cupti:
             _gpuchrono._release_cupti()  # given back now, not after the library's linger
         return False
 
-    held = property(lambda self: self._hold is not None and self._hold.held, doc="whether CUPTI is held")
+    held = property(lambda self: self._hold is not None and self._held, doc="whether the block took CUPTI")
     why_not = property(lambda self: self._hold.why_not if self._hold is not None else "",
                        doc="why CUPTI could not be held, or ''")

@@ -302,6 +302,7 @@ void bind_cupti_hold(nb::module_& m) {
         nb::gil_scoped_release unlocked;  // giving back waits for pending scopes' work
         return gpuchrono::release_cupti();
     });
+    m.def("_set_cupti_taken", [](std::string tool) { gpuchrono::cupti::set_cupti_taken_by(std::move(tool)); });
     m.def("_cupti_acquisitions", &gpuchrono::cupti::cupti_acquisitions);
     m.def("_cupti_holders", &gpuchrono::cupti::cupti_holders);
 }

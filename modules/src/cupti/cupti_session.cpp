@@ -24,6 +24,9 @@ std::size_t holder_count = 0;
 std::atomic<std::size_t> acquired{0};
 std::atomic<bool> session_active{false};
 CuptiSession* session_object = nullptr;  // made once the library loads; never destroyed (the store outlives holds)
+// Another CUPTI user that does not take the subscriber slot (torch.profiler records through activity buffers
+// alone): said by the Python package, which can see it; a new set-up is refused with this as the tool.
+std::string taken_by;
 
 constexpr CUpti_ActivityKind recorded_kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                                  CUPTI_ACTIVITY_KIND_MEMSET};
@@ -102,6 +105,10 @@ CuptiSession* CuptiSession::acquire(std::string& why) noexcept {
         return session_object;
     }
     try {
+        if (!taken_by.empty()) {
+            why = "CUPTI is taken by another tool in this process (" + taken_by + ")";
+            return nullptr;
+        }
         const CuptiLibrary& lib = cupti_library();
         if (!lib.loaded()) {
             why = lib.error;
@@ -160,6 +167,11 @@ void CuptiSession::give_back_after_linger() noexcept {
         if (give_back.scheduled && holder_count == 0 && session_active.load()) session_object->tear_down();
         give_back.scheduled = false;
     }
+}
+
+void CuptiSession::set_taken_by(std::string tool) {
+    std::lock_guard lock(hold_mutex);
+    taken_by = std::move(tool);
 }
 
 bool CuptiSession::give_back_now() noexcept {

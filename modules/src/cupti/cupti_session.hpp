@@ -60,6 +60,9 @@ public:
     static void release() noexcept;
     // Gives CUPTI back now if no hold is alive (false if one is): release_cupti().
     static bool give_back_now() noexcept;
+    // Another tool records through CUPTI's activity buffers without subscribing (torch.profiler): while `tool` is
+    // not empty, a set-up is refused naming it, as when another tool holds the subscriber slot.
+    static void set_taken_by(std::string tool);
     static std::size_t holders() noexcept;       // holds now
     static std::size_t acquisitions() noexcept;  // times CUPTI was set up in this process
 

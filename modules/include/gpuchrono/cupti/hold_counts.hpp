@@ -5,10 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace gpuchrono::cupti {
 
 std::size_t cupti_holders() noexcept;
 std::size_t cupti_acquisitions() noexcept;
+// Another tool records through CUPTI's activity buffers without taking the subscriber slot (torch.profiler): the
+// Python package says so while it does ("" when it stops), and a new set-up of CUPTI is refused naming it.
+void set_cupti_taken_by(std::string tool);
 
 }  // namespace gpuchrono::cupti

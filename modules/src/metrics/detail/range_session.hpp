@@ -52,8 +52,17 @@ public:
 private:
     void disable() noexcept;
 
-    // First, so it is taken before the profiler is enabled and ended last: a collection is one of gpuchrono's
-    // holds of CUPTI (the launch callbacks name the ranges), and the last hold's end disables a kept profiler.
+    // Before the hold: a collection starts on CUPTI given back (pending lazy scopes read, the activity records
+    // off) unless something else holds it, and gives it back at once when it ends rather than after the linger:
+    // kept set up across a collection, lazy scopes before it and scopes after it read 0 ns on an H100.
+    struct GiveBackAround {
+        GiveBackAround() noexcept { (void)release_cupti(); }
+        ~GiveBackAround() { (void)release_cupti(); }
+        GiveBackAround(const GiveBackAround&) = delete;
+        GiveBackAround& operator=(const GiveBackAround&) = delete;
+    } give_back_;
+    // So it is taken before the profiler is enabled and ended last: a collection is one of gpuchrono's holds of
+    // CUPTI (the launch callbacks name the ranges), and the last hold's end disables a kept profiler.
     CuptiHold hold_;
     std::shared_ptr<const CollectionPlan> plan_;
     std::size_t max_kernels_;
