@@ -54,7 +54,8 @@ void first_scope_after_release(cudaStream_t stream) {
     std::printf("\n[1] one scope (spin 10 us, eager stop), 200 of each, alternating; median (p5..p95)\n");
     std::vector<double> free_host, free_reading, held_host, held_reading, acquire_ns, release_ns;
     for (int i = 0; i < 200; ++i) {
-        const Scope alone = one_scope(stream);  // nothing else holds CUPTI: set up, then given back
+        gpuchrono::release_cupti();             // given back now, not after the linger
+        const Scope alone = one_scope(stream);  // nothing else holds CUPTI: set up, then left to linger
         free_host.push_back(alone.host_ns);
         free_reading.push_back(alone.reading_ns);
         {
@@ -64,11 +65,13 @@ void first_scope_after_release(cudaStream_t stream) {
             held_host.push_back(held.host_ns);
             held_reading.push_back(held.reading_ns);
         }
+        gpuchrono::release_cupti();
         const auto t0 = Clock::now();
         auto hold = std::make_unique<CuptiHold>();
         acquire_ns.push_back(ns_since(t0));
         const auto t1 = Clock::now();
         hold.reset();
+        gpuchrono::release_cupti();
         release_ns.push_back(ns_since(t1));
     }
     auto row = [](const char* what, const std::vector<double>& v) {
@@ -78,7 +81,7 @@ void first_scope_after_release(cudaStream_t stream) {
     row("host time, first scope after CUPTI was given back", free_host);
     row("host time, a scope under a CuptiHold", held_host);
     row("setting CUPTI up (a CuptiHold constructed, none alive)", acquire_ns);
-    row("giving CUPTI back (the last CuptiHold destroyed)", release_ns);
+    row("giving CUPTI back (the last CuptiHold destroyed, release_cupti())", release_ns);
     row("reading, first scope after CUPTI was given back", free_reading);
     row("reading, a scope under a CuptiHold", held_reading);
     std::printf("  ratio first scope / scope under a hold: host time %.2fx, reading %.4fx\n",
@@ -122,6 +125,7 @@ void loop_of_scopes(cudaStream_t stream) {
             return t.stop();
         });
     }
+    gpuchrono::release_cupti();
     const std::size_t before = gpuchrono::cupti::cupti_acquisitions();
     const double unheld = batches([&] {
         ScopedTimer<KernelPolicy> t(stream, lazy);
@@ -132,7 +136,7 @@ void loop_of_scopes(cudaStream_t stream) {
     std::printf("  one KernelPolicy reused (start/stop)              %10.0f ns\n", reused);
     std::printf("  ScopedTimer per scope under a CuptiHold           %10.0f ns  (%.3fx of the reused policy)\n", held,
                 held / reused);
-    std::printf("  ScopedTimer per scope, no hold                    %10.0f ns  (%.3fx; %zu set-ups of CUPTI)\n",
+    std::printf("  ScopedTimer per scope, no hold                    %10.0f ns  (%.3fx; %zu set-ups of CUPTI: the scopes follow within the linger)\n",
                 unheld, unheld / reused, set_ups);
 }
 
@@ -148,6 +152,7 @@ void launch_inside(cudaStream_t stream) {
     }
     std::vector<double> firsts;
     for (int i = 0; i < 21; ++i) {
+        gpuchrono::release_cupti();
         ScopedTimer<KernelPolicy> t(stream);  // the first scope after CUPTI was given back
         firsts.push_back(launch_call_ns(stream, 50));
         (void)t.stop();

@@ -16,7 +16,7 @@ import warnings
 from typing import Any, Callable, Iterable, Optional
 
 from . import _gpuchrono
-from ._gpuchrono import Series, __version__, device_count, no_device_reason, kernel_method_available
+from ._gpuchrono import Series, __version__, device_count, no_device_reason
 from ._streams import launcher, stream_handle, stream_context
 from ._cupti import hold_cupti, sync_other_users as _sync_cupti_users, warn_unavailable as _warn_cupti_unavailable
 from ._verdict import Verdict
@@ -27,6 +27,16 @@ __all__ = [
     "hold_cupti",
     "Verdict",
 ]
+
+
+def kernel_method_available() -> tuple[bool, str]:
+    """(True, "") if the kernel method (CUPTI's records) can be used now, else (False, why): no libcupti, or
+    another tool (torch.profiler recording, Nsight) holds CUPTI. Asking sets CUPTI up and gives it back."""
+    _sync_cupti_users()
+    try:
+        return _gpuchrono.kernel_method_available()
+    finally:
+        _gpuchrono._release_cupti()
 
 
 class TimingWarning(UserWarning):

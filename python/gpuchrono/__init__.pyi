@@ -9,15 +9,16 @@ from ._gpuchrono import (
     Series as Series,
     __version__ as __version__,
     device_count as device_count,
-    kernel_method_available as kernel_method_available,
     no_device_reason as no_device_reason,
 )
 from ._verdict import Verdict as Verdict
 
+def kernel_method_available() -> tuple[bool, str]: ...
+
 __all__ = [
     "measure", "compare", "Comparison", "SequentialComparison", "kernel_timer", "event_timer", "host_timer",
     "write_report", "sweep", "Series", "Verdict", "TimingWarning", "NoDeviceError", "device_count",
-    "no_device_reason", "kernel_method_available",
+    "no_device_reason", "kernel_method_available", "hold_cupti",
 ]
 
 # A stream: a torch.cuda.Stream, a CuPy stream, an object with __cuda_stream__, an int handle, or None.
@@ -101,7 +102,7 @@ class hold_cupti:
     def __init__(self) -> None: ...
     def __enter__(self) -> "hold_cupti": ...
     def __exit__(self, exc_type: Optional[type[BaseException]], exc: Optional[BaseException],
-                 tb: Optional[TracebackType]) -> bool: ...
+                 tb: Optional[TracebackType]) -> None: ...
     @property
     def held(self) -> bool: ...
     @property

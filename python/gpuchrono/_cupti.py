@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sys
 import warnings
+from types import TracebackType
+from typing import Optional
 
 from . import _gpuchrono
 
@@ -51,23 +53,30 @@ class hold_cupti:
     process); the block still runs."""
 
     def __init__(self) -> None:
-        self._hold = None
+        self._hold: Optional[_gpuchrono._CuptiHold] = None
         self._held = False
+        self._why_not = ""
 
     def __enter__(self) -> "hold_cupti":
         sync_other_users()
-        self._hold = _gpuchrono._CuptiHold()
-        self._held = self._hold.held
-        if not self._hold.held:
-            warn_unavailable(self._hold.why_not, stacklevel=2)
+        hold = _gpuchrono._CuptiHold()
+        self._hold, self._held, self._why_not = hold, hold.held, hold.why_not
+        if not self._held:
+            warn_unavailable(self._why_not, stacklevel=2)
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type: Optional[type[BaseException]], exc: Optional[BaseException],
+                 tb: Optional[TracebackType]) -> None:
         if self._hold is not None:
             self._hold.release()
             _gpuchrono._release_cupti()  # given back now, not after the library's linger
-        return False
 
-    held = property(lambda self: self._hold is not None and self._held, doc="whether the block took CUPTI")
-    why_not = property(lambda self: self._hold.why_not if self._hold is not None else "",
-                       doc="why CUPTI could not be held, or ''")
+    @property
+    def held(self) -> bool:
+        """Whether the block took CUPTI."""
+        return self._held
+
+    @property
+    def why_not(self) -> str:
+        """Why CUPTI could not be held, or ''."""
+        return self._why_not

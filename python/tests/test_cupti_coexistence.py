@@ -73,6 +73,10 @@ result["holders_after"] = _cupti_holders()
 
 result["count_after_gpuchrono"] = adds_in_trace()
 
+# torch's profiler with TEARDOWN_CUPTI=1 records nothing in every second trace of a process, gpuchrono or not
+# (torch 2.11 on an H100, four traces of 40 adds in a row: 40, 0, 40, 0; unset: 40, 40, 40, 40): the trace after
+# the last counted one is the profiler's lost one, not this test's question.
+adds_in_trace()
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     with profile(activities=[ProfilerActivity.CUDA]) as prof:

@@ -68,6 +68,12 @@ const char* release_activity_silence() noexcept {
     return silenced.load();
 }
 
+void pause_activity_kinds() noexcept {
+    if (!session_active.load()) return;
+    const CuptiLibrary& lib = cupti_library();
+    for (const CUpti_ActivityKind kind : recorded_kinds) (void)lib.activity_disable(kind);
+}
+
 void reenable_activity_kinds() noexcept {
     if (!session_active.load()) return;
     const CuptiLibrary& lib = cupti_library();

@@ -49,6 +49,9 @@ bool activity_session_active() noexcept;
 // Enables again the activity kinds the session records (CONCURRENT_KERNEL, MEMCPY, MEMSET): the metrics
 // collector calls it after disabling CUPTI's range profiler, whose kernel replay leaves kernel records off.
 void reenable_activity_kinds() noexcept;
+// Turns those kinds off while a metrics collection profiles: with the kernel records on, CUPTI's range profiler
+// counted 0 FP32 instructions for an FMA loop on an H100. Disabling the profiler turns them on again.
+void pause_activity_kinds() noexcept;
 
 class CuptiSession {
 public:

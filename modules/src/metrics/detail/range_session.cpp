@@ -159,6 +159,7 @@ RangeSession::RangeSession(std::shared_ptr<const CollectionPlan> plan, std::size
         naming_error_ = hold_.why_not();
     else if (auto e = cupti::enable_launch_callbacks())
         naming_error_ = *e;
+    if (hold_) cupti::pause_activity_kinds();  // turned on again when the profiler is disabled (disable_object)
     clock.mark("subscriber");
     if (enabled.object && enabled.context_id != context_id_) {
         // Another context (or the same device after a reset): the old object's context may be gone; only a live
