@@ -101,6 +101,8 @@ def main():
 
     def row(name, config, value, unit, ratio="", target="", met=""):
         rows.append((name, config, value, unit, ratio, target, met))
+        # Each row as soon as it is measured, so a run cut short still shows what it measured.
+        print("row:", " | ".join(str(x) for x in rows[-1]), flush=True)
 
     # GPU-bound
     n = 100000 // scale
