@@ -8,6 +8,7 @@
 // of gpu_tests): CUPTI's subscriber slot is the process's.
 #include <boost/test/unit_test.hpp>
 
+#include "cupti_precondition.hpp"
 #include "gpu_fixture.hpp"
 
 #include <spin.hpp>
@@ -79,17 +80,6 @@ private:
     bool subscribed_ = false;
     std::atomic<int> calls_{0};
 };
-
-// Under compute-sanitizer, Nsight or another CUPTI tool wrapping the test program, the stand-in cannot be the other
-// tool: the suite is skipped with the reason (a precondition), not failed.
-boost::test_tools::assertion_result cupti_not_held_by_a_tool(boost::unit_test::test_unit_id) {
-    if (KernelPolicy::available()) return true;
-    const std::string why = KernelPolicy::unavailable_reason();
-    if (why.find("taken by another tool") == std::string::npos) return true;  // the fixture fails, with the reason
-    boost::test_tools::assertion_result skip(false);
-    skip.message() << "skipped: " << why;
-    return skip;
-}
 
 // Needs CUPTI: absent on a GPU machine it is a failure with the reason.
 struct Fixture : GpuStream {

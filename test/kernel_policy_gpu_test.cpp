@@ -4,6 +4,7 @@
 // hold under any slowdown are asserted: a spin lasts at least D, so its busy time is >= D.
 #include <boost/test/unit_test.hpp>
 
+#include "cupti_precondition.hpp"
 #include "gpu_fixture.hpp"
 
 #include <cub_sum.hpp>
@@ -32,17 +33,6 @@ using gpuchrono::ScopedTimer;
 namespace kernels = gpuchrono::kernels;
 
 namespace {
-
-// Under compute-sanitizer, Nsight Compute or another CUPTI tool, CUPTI's one subscriber slot is taken: the suite
-// is skipped, with the reason, rather than failed (docs/errors.md; gpu-run --sanitize runs it so).
-boost::test_tools::assertion_result cupti_not_held_by_a_tool(boost::unit_test::test_unit_id) {
-    if (KernelPolicy::available()) return true;
-    const std::string why = KernelPolicy::unavailable_reason();
-    if (why.find("taken by another tool") == std::string::npos) return true;  // the fixture fails, with the reason
-    boost::test_tools::assertion_result skip(false);
-    skip.message() << "skipped: " << why;
-    return skip;
-}
 
 // Needs CUPTI: its absence on a GPU machine is a failure with the reason, not a skip.
 struct CuptiStream : GpuStream {

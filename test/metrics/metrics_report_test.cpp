@@ -73,6 +73,20 @@ gr::Report report(double read_scale = 1.0, double time_scale = 1.0) {
     return rep;
 }
 
+// A wrapped text as one line: each line break and the indent after it become one space.
+std::string joined(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\n') {
+            out += text[i];
+            continue;
+        }
+        while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+        out += ' ';
+    }
+    return out;
+}
+
 bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
 std::string slurp(const std::filesystem::path& p) {
@@ -148,15 +162,7 @@ BOOST_AUTO_TEST_CASE(text_section_shows_units_peaks_and_roofline) {
     BOOST_TEST(text.find("268445184") != std::string::npos);
     BOOST_TEST(text.find("byte") != std::string::npos);
     BOOST_TEST(text.find("not measured") != std::string::npos);  // the NaN hit rate
-    std::string one_line;  // the peaks line wraps at 100 columns: join the lines to read it as one
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '\n') {
-            one_line += text[i];
-            continue;
-        }
-        while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
-        one_line += ' ';
-    }
+    const std::string one_line = joined(text);  // the peaks line wraps at 100 columns
     BOOST_TEST(one_line.find("peaks of device 0 (NVIDIA H100 80GB HBM3, compute 9.0, 132 SMs at 1980 MHz): FP32 66.9 "
                              "TFLOP/s, FP64 33.5 TFLOP/s, DRAM 3.35 TB/s") != std::string::npos, text);
     BOOST_TEST(text.find("3 replay passes per kernel, 12.5 ms to collect") != std::string::npos, text);
@@ -206,15 +212,7 @@ BOOST_AUTO_TEST_CASE(values_outside_their_units_range_carry_a_note) {
     const std::string text = gr::render_kernel_metrics_text(*back.experiments[0].series[0].kernel_metrics, "");
     BOOST_TEST(text.find("101.1 *") != std::string::npos, text);  // four significant digits in the table
     BOOST_TEST(text.find("* outside its unit's range: see the notes below") != std::string::npos, text);
-    std::string one_line;  // notes wrap at 100 columns: join the lines to read one as a whole
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '\n') {
-            one_line += text[i];
-            continue;
-        }
-        while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
-        one_line += ' ';
-    }
+    const std::string one_line = joined(text);  // notes wrap at 100 columns
     BOOST_TEST(one_line.find("note: * lts__t_sector_hit_rate.pct of fma_loop (launch 0): 101.06% is outside") != std::string::npos, text);
     const std::string csv = gr::render_kernel_metrics_csv(back);
     BOOST_TEST(csv.find("kernels,copy,fma_loop,0,0,lts__t_sector_hit_rate.pct,101.06,%,\"101.06% is outside") != std::string::npos, csv);
