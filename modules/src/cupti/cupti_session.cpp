@@ -16,9 +16,9 @@ namespace gpuchrono::cupti {
 
 namespace {
 
-// The hold: holders and the set-up they share are changed under hold_mutex; `active` mirrors holders > 0 for
-// readers that must not take the lock (a flush, the metrics collector, a release of the kept range profiler
-// called from inside the last holder's release).
+// The hold: holders and the set-up they share are changed under hold_mutex; `session_active` says CUPTI is set
+// up (holders > 0, or within the linger after the last) for readers that must not take the lock (a flush, the
+// metrics collector, a release of the kept range profiler called from inside the give-back).
 std::mutex hold_mutex;
 std::size_t holder_count = 0;
 std::atomic<std::size_t> acquired{0};
@@ -69,9 +69,7 @@ const char* release_activity_silence() noexcept {
 }
 
 void pause_activity_kinds() noexcept {
-    if (!session_active.load()) return;
-    const CuptiLibrary& lib = cupti_library();
-    for (const CUpti_ActivityKind kind : recorded_kinds) (void)lib.activity_disable(kind);
+    if (session_active.load()) session_object->disable_kinds();
 }
 
 void reenable_activity_kinds() noexcept {

@@ -94,13 +94,14 @@ public:
 
     std::size_t flushes() const noexcept { return flushes_.load(std::memory_order_relaxed); }
 
+    void disable_kinds() noexcept;  // the recorded activity kinds off (pause_activity_kinds, a give-back)
+
 private:
     explicit CuptiSession(const CuptiLibrary& lib) : lib_(lib) {}
     static void give_back_after_linger() noexcept;  // the thread that gives CUPTI back after the linger
 
     std::optional<std::string> set_up();  // buffers, attributes, activity kinds; the error text on failure
     void tear_down() noexcept;            // the last holder's end (see the file comment)
-    void disable_kinds() noexcept;
     // Waits for the work of every pending scope whose Measurement still exists and delivers its records.
     void serve_all() noexcept;
 
