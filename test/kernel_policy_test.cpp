@@ -178,6 +178,33 @@ BOOST_AUTO_TEST_CASE(nested_scopes_share_records) {
     store.close_window(outer);
 }
 
+BOOST_AUTO_TEST_CASE(a_stream_mode_scope_takes_its_marks_and_only_the_records_they_can_bound) {
+    cupti::ActivityStore store;
+    const auto w = store.open_window(1000);
+    KernelActivity start_mark = record("gpuchrono_stream_marker", 1010, 1020, 10);
+    start_mark.block[0] = 5;
+    start_mark.block[1] = 1;
+    KernelActivity stop_mark = record("gpuchrono_stream_marker", 1500, 1510, 14);
+    stop_mark.block[0] = 5;
+    stop_mark.block[1] = 2;
+    KernelActivity later_mark = record("gpuchrono_stream_marker", 1600, 1610, 20);
+    later_mark.block[0] = 6;
+    store.add({start_mark, record("mine", 1030, 1400, 12), stop_mark, later_mark,
+               record("beside, ended before the start", 900, 990, 3, 9),
+               record("beside, overlapping", 1300, 1700, 11, 9),
+               record("launched between the marks, ran late elsewhere", 2000, 2100, 13, 9),
+               record("a later scope's work", 1620, 1900, 21)});
+    const std::vector<KernelActivity> marks = store.marks(5, 1000);
+    BOOST_TEST(marks.size() == 2u);  // not the other token's, not the user's kernels
+    const std::vector<KernelActivity> held = store.collect_bounded(1000, stop_mark.end_ns, 10, 14);
+    std::vector<std::string> names;
+    for (const KernelActivity& r : held) names.push_back(r.name);
+    const std::vector<std::string> expected = {"gpuchrono_stream_marker", "mine", "gpuchrono_stream_marker",
+                                               "beside, overlapping", "launched between the marks, ran late elsewhere"};
+    BOOST_TEST(names == expected, boost::test_tools::per_element());
+    store.close_window(w);
+}
+
 BOOST_AUTO_TEST_CASE(two_threads_collect_their_own_launches_while_records_arrive_from_a_third) {
     cupti::ActivityStore store;
     const auto w1 = store.open_window(0);

@@ -115,6 +115,27 @@ ActivityStore::Collected ActivityStore::collect(std::span<const std::uint32_t> c
     return out;
 }
 
+std::vector<KernelActivity> ActivityStore::marks(std::uint32_t token, std::uint64_t from_ns) const {
+    std::vector<KernelActivity> out;
+    std::lock_guard lock(mutex_);
+    for (const KernelActivity& r : records_)
+        if (r.end_ns >= from_ns && r.block[0] == token && detail::is_stream_marker_record(r)) out.push_back(r);
+    return out;
+}
+
+std::vector<KernelActivity> ActivityStore::collect_bounded(std::uint64_t from_ns, std::uint64_t until_ns,
+                                                           std::uint32_t after_correlation,
+                                                           std::uint32_t before_correlation) const {
+    std::vector<KernelActivity> out;
+    std::lock_guard lock(mutex_);
+    for (const KernelActivity& r : records_) {
+        if (r.end_ns < from_ns) continue;
+        const bool launched_between = r.correlation_id > after_correlation && r.correlation_id < before_correlation;
+        if (r.start_ns <= until_ns || launched_between) out.push_back(r);
+    }
+    return out;
+}
+
 std::size_t ActivityStore::size() const {
     std::lock_guard lock(mutex_);
     return records_.size();

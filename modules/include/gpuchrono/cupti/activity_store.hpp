@@ -69,6 +69,15 @@ public:
     // Copies (the records stay until no window needs them: nested scopes share records).
     Collected collect(std::span<const std::uint32_t> correlations, std::uint64_t from_ns) const;
 
+    // The library's stream marks (stream_bounds.hpp) with block[0] == token that end at or after `from_ns`.
+    std::vector<KernelActivity> marks(std::uint32_t token, std::uint64_t from_ns) const;
+    // What a stream-mode scope bounded by two marks can use: the records that end at or after `from_ns` and either
+    // start by `until_ns` (the stop mark's end: work starting later cannot overlap the scope's) or come from a call
+    // made between the marks' (correlation id strictly between the two). Copying every record held instead made
+    // each of N pending scopes copy the records of all later ones: 60-80 us per scope with 500 pending on an H100.
+    std::vector<KernelActivity> collect_bounded(std::uint64_t from_ns, std::uint64_t until_ns, std::uint32_t after_correlation,
+                                                std::uint32_t before_correlation) const;
+
     std::size_t size() const;
     std::size_t open_windows() const;
 

@@ -225,8 +225,7 @@ private:
             const std::uint32_t stream = first ? first->stream : filter_.stream;
             return std::pair{first, stream_mode::find_mark(held, filter_.device, stream, token_, true, stop_ns_)};
         };
-        std::vector<KernelActivity> held = store.collect({}, start_ns_).others;
-        auto [first, last] = marks(held);
+        auto [first, last] = marks(store.marks(token_, start_ns_));
         // The stop mark's record arrives with, or after, those of the work before it; wait for it as thread mode
         // waits for its launches' records, unless CUPTI's drops explain its absence.
         const auto deadline = std::chrono::steady_clock::now() + record_wait;
@@ -235,10 +234,14 @@ private:
             std::this_thread::sleep_for(pause);
             pause = std::min(pause * 2, std::chrono::microseconds(1000));
             session_.flush();
-            held = store.collect({}, start_ns_).others;
-            std::tie(first, last) = marks(held);
+            std::tie(first, last) = marks(store.marks(token_, start_ns_));
         }
         const std::uint64_t dropped = dropped_so_far();
+        // Only what the two marks can bound (ActivityStore::collect_bounded); without both, everything held since
+        // the start, for the overlap and idle findings.
+        std::vector<KernelActivity> held =
+            first && last ? store.collect_bounded(start_ns_, last->end_ns, first->correlation_id, last->correlation_id)
+                          : store.collect({}, start_ns_).others;
         stream_mode::BoundedWork work;
         if (first && last) {
             work = stream_mode::split_by_marks(held, *first, *last);
