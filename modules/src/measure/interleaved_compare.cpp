@@ -18,6 +18,7 @@
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
 #include "methods/sample_method.hpp"
+#include "gpu/lead_spin.hpp"
 
 #include <algorithm>
 #include <array>
@@ -284,7 +285,7 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
             timed_out = true;
             break;
         }
-        if (!flush) side[0]->untimed();  // the timed calls queue behind it
+        if (!flush) queue_lead(stream, device, warm_a.per_call, [&] { side[0]->untimed(); });  // lead_spin.hpp
         for (std::size_t k = 0; k < per_round; ++k) {
             const bool a_first = (rng() & 1u) != 0;
             const int first = a_first ? 0 : 1;

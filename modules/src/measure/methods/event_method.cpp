@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Method::event: an event pair around each call. The batch's calls are queued back to back behind one untimed
-// call (or the L2 flush), so once the host is ahead of the GPU a pair holds the call's GPU time plus the
+// Method::event: an event pair around each call. The batch's calls are queued back to back behind untimed
+// work (lead_spin.hpp) or the L2 flush, so once the host is ahead of the GPU a pair holds the call's GPU time plus the
 // stream's gap between commands, not the host's launch latency (a naive pair on an idle stream holds that:
 // D + 5.7..6.8 us on an H100, docs/pitfalls-catalog.md #22). For calls shorter than a launch the host cannot get ahead,
 // and the pair includes the launch: use the graph or kernel method there.
 #include "sample_method.hpp"
+
+#include "gpu/lead_spin.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 
@@ -21,7 +23,8 @@ public:
     void take(std::size_t count, std::vector<Duration>& out) override {
         pairs_.reserve(count);
         const cudaStream_t stream = setup_.stream;
-        if (!setup_.flush) setup_.launch(stream);  // untimed: the timed calls queue behind it
+        // Untimed: the timed calls queue behind it (lead_spin.hpp).
+        if (!setup_.flush) queue_lead(stream, setup_.device, setup_.per_call, [&] { setup_.launch(stream); });
         for (std::size_t i = 0; i < count; ++i) {
             if (setup_.flush) setup_.flush->enqueue(stream);
             GPUCHRONO_CUDA_CHECK(cudaEventRecord(pairs_.start(i), stream), "recording a sample's start event");

@@ -13,6 +13,8 @@
 // With a cold cache every replay holds one call, after the flush (a flush inside the graph would be timed).
 #include "sample_method.hpp"
 
+#include "gpu/lead_spin.hpp"
+
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 
@@ -88,7 +90,8 @@ public:
     void take(std::size_t count, std::vector<Duration>& out) override {
         pairs_.reserve(count);
         const cudaStream_t stream = setup_.stream;
-        if (!setup_.flush) launch_graph();  // untimed: the timed replays queue behind it
+        // Untimed: the timed replays queue behind it (lead_spin.hpp).
+        if (!setup_.flush) queue_lead(stream, setup_.device, setup_.per_call * static_cast<double>(calls_), [&] { launch_graph(); });
         for (std::size_t i = 0; i < count; ++i) {
             if (setup_.flush) setup_.flush->enqueue(stream);
             GPUCHRONO_CUDA_CHECK(cudaEventRecord(pairs_.start(i), stream), "recording a replay's start event");

@@ -3,10 +3,12 @@
 // sets) the call launched on the stream, from CUPTI activity records, launch overhead excluded: a D-us spin
 // reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does (bench/kernel_policy). The scopes of a batch
 // stop without waiting (wait_at_stop = false); reading the first waits for the work and flushes CUPTI's
-// buffers once for the whole batch. Queued behind one untimed call (or the L2 flush, which is launched before
+// buffers once for the whole batch. Queued behind untimed work (lead_spin.hpp) or the L2 flush (which is launched before
 // the scope starts and so is not one of its activities). The method holds CUPTI for its lifetime (a CuptiHold):
 // the scopes of every batch share one set-up, and CUPTI is given back when measure() returns.
 #include "sample_method.hpp"
+
+#include "gpu/lead_spin.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
@@ -36,7 +38,8 @@ public:
         const cudaStream_t stream = setup_.stream;
         pending_.clear();
         pending_.reserve(count);
-        if (!setup_.flush) setup_.launch(stream);  // untimed: the timed calls queue behind it
+        // Untimed: the timed calls queue behind it (lead_spin.hpp).
+        if (!setup_.flush) queue_lead(stream, setup_.device, setup_.per_call, [&] { setup_.launch(stream); });
         for (std::size_t i = 0; i < count; ++i) {
             if (setup_.flush) setup_.flush->enqueue(stream);
             KernelPolicy::Options lazy;
