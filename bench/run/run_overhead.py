@@ -6,6 +6,7 @@ PyTorch loop. Each configuration runs REPEATS times, interleaved; the table give
 the device named.
 
     python3 bench/run/run_overhead.py --build gpu-build/bin [--repeats 5] [--quick] [--no-torch] [--diff-pairs 20]
+                                      [--rows spin,empty,memory,startup,mlp,diff]
 
 Rows and the targets they are read against (docs/run.md):
   spin      100,000 x 5 us spin (GPU-bound): gpuchrono run <= 1.03x no tool
@@ -87,6 +88,9 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+ROWS = ("spin", "empty", "memory", "startup", "mlp", "diff")
+
+
 def main():
     a = argparse.ArgumentParser()
     a.add_argument("--build", default="gpu-build")
@@ -94,9 +98,14 @@ def main():
     a.add_argument("--quick", action="store_true", help="10x fewer launches, for a smoke run")
     a.add_argument("--no-torch", action="store_true")
     a.add_argument("--diff-pairs", type=int, default=20)
+    a.add_argument("--rows", default=",".join(ROWS), help="the rows to measure, comma-separated (default: all)")
     args = a.parse_args()
+    wanted = set(args.rows.split(","))
+    if not wanted or not wanted <= set(ROWS):
+        a.error(f"--rows takes a comma-separated list of {', '.join(ROWS)}; got {args.rows!r}")
     r = Runner(args.build)
     scale = 10 if args.quick else 1
+    n = 100000 // scale
     rows = []
 
     def row(name, config, value, unit, ratio="", target="", met=""):
@@ -105,74 +114,79 @@ def main():
         print("row:", " | ".join(str(x) for x in rows[-1]), flush=True)
 
     # GPU-bound
-    n = 100000 // scale
-    spin = r.series(["none", "gpuchrono", "raw"], lambda t: [r.workload, "spin", str(n), "5"], args.repeats)
-    base = median([x[0] for x in spin["none"]])
-    for t in ("none", "raw", "gpuchrono"):
-        m = median([x[0] for x in spin[t]])
-        row(f"spin {n} x 5 us", t, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool",
-            "<= 1.03x" if t == "gpuchrono" else "", ("yes" if m / base <= 1.03 else "NO") if t == "gpuchrono" else "")
-    # exactness: gpuchrono's median for the spin against the raw records'
-    out = os.path.join(r.tmp, "exact")
-    r.once("gpuchrono", [r.workload, "spin", str(n), "5"], out)
-    with open(os.path.join(out, "report.json")) as f:
-        rep = json.load(f)
-    gmed = next(s["stats"]["median_ns"] for e in rep["experiments"] if e["id"] == "kernels" for s in e["series"] if "bench_spin" in s["name"])
-    r.once("raw", [r.workload, "spin", str(n), "5"])
-    with open(os.path.join(r.tmp, "raw.txt")) as f:
-        raw_median = float(f.read().split("median_ns=")[1])
-    row("spin median per kernel", "gpuchrono vs raw CUPTI", f"{gmed:.0f} / {raw_median:.0f}", "ns",
-        f"{gmed / raw_median:.4f}x", "= raw record", "yes" if abs(gmed / raw_median - 1) < 0.005 else "NO")
+    if "spin" in wanted:
+        spin = r.series(["none", "gpuchrono", "raw"], lambda t: [r.workload, "spin", str(n), "5"], args.repeats)
+        base = median([x[0] for x in spin["none"]])
+        for t in ("none", "raw", "gpuchrono"):
+            m = median([x[0] for x in spin[t]])
+            row(f"spin {n} x 5 us", t, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool",
+                "<= 1.03x" if t == "gpuchrono" else "", ("yes" if m / base <= 1.03 else "NO") if t == "gpuchrono" else "")
+        # exactness: gpuchrono's median for the spin against the raw records'
+        out = os.path.join(r.tmp, "exact")
+        r.once("gpuchrono", [r.workload, "spin", str(n), "5"], out)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        gmed = next(s["stats"]["median_ns"] for e in rep["experiments"] if e["id"] == "kernels" for s in e["series"] if "bench_spin" in s["name"])
+        r.once("raw", [r.workload, "spin", str(n), "5"])
+        with open(os.path.join(r.tmp, "raw.txt")) as f:
+            raw_median = float(f.read().split("median_ns=")[1])
+        row("spin median per kernel", "gpuchrono vs raw CUPTI", f"{gmed:.0f} / {raw_median:.0f}", "ns",
+            f"{gmed / raw_median:.4f}x", "= raw record", "yes" if abs(gmed / raw_median - 1) < 0.005 else "NO")
 
     # launch-bound
-    empty = r.series(["none", "gpuchrono", "raw"], lambda t: [r.workload, "empty", str(n)], args.repeats)
-    floor = median([x[0] for x in empty["raw"]])
-    none = median([x[0] for x in empty["none"]])
-    for t in ("none", "raw", "gpuchrono"):
-        m = median([x[0] for x in empty[t]])
-        row(f"empty {n}", t, f"{m / 1e6:.1f}", "ms", f"{m / floor:.3f}x raw CUPTI ({m / none:.2f}x no tool)",
-            "<= 1.05x raw" if t == "gpuchrono" else "", ("yes" if m / floor <= 1.05 else "NO") if t == "gpuchrono" else "")
+    if "empty" in wanted:
+        empty = r.series(["none", "gpuchrono", "raw"], lambda t: [r.workload, "empty", str(n)], args.repeats)
+        floor = median([x[0] for x in empty["raw"]])
+        none = median([x[0] for x in empty["none"]])
+        for t in ("none", "raw", "gpuchrono"):
+            m = median([x[0] for x in empty[t]])
+            row(f"empty {n}", t, f"{m / 1e6:.1f}", "ms", f"{m / floor:.3f}x raw CUPTI ({m / none:.2f}x no tool)",
+                "<= 1.05x raw" if t == "gpuchrono" else "", ("yes" if m / floor <= 1.05 else "NO") if t == "gpuchrono" else "")
 
     # memory
-    big = 10000000 // scale
-    mem = r.series(["none", "gpuchrono"], lambda t: [r.workload, "empty", str(big)], 1)
-    growth = (mem["gpuchrono"][0][2] - mem["none"][0][2]) / 1024
-    row(f"memory, {big} launches", "gpuchrono - none", f"{growth:.1f}", "MB peak RSS", "", "<= 64 MB", "yes" if growth <= 64 else "NO")
+    if "memory" in wanted:
+        big = 10000000 // scale
+        mem = r.series(["none", "gpuchrono"], lambda t: [r.workload, "empty", str(big)], 1)
+        growth = (mem["gpuchrono"][0][2] - mem["none"][0][2]) / 1024
+        row(f"memory, {big} launches", "gpuchrono - none", f"{growth:.1f}", "MB peak RSS", "", "<= 64 MB", "yes" if growth <= 64 else "NO")
 
     # start-up
-    st = r.series(["none", "gpuchrono"], lambda t: [r.workload, "startup"], args.repeats)
-    added = (median([x[1] for x in st["gpuchrono"]]) - median([x[1] for x in st["none"]])) / 1e6
-    row("start-up (whole process)", "gpuchrono - none", f"{added:.1f}", "ms", "", "<= 100 ms", "yes" if added <= 100 else "NO")
+    if "startup" in wanted:
+        st = r.series(["none", "gpuchrono"], lambda t: [r.workload, "startup"], args.repeats)
+        added = (median([x[1] for x in st["gpuchrono"]]) - median([x[1] for x in st["none"]])) / 1e6
+        row("start-up (whole process)", "gpuchrono - none", f"{added:.1f}", "ms", "", "<= 100 ms", "yes" if added <= 100 else "NO")
 
     # PyTorch
-    if not args.no_torch:
-        steps = str(1000 // scale)
-        mlp = r.series(["none", "gpuchrono", "profiler"],
-                       lambda t: [sys.executable, r.mlp, steps] + (["--profiler"] if t == "profiler" else []), args.repeats)
-        base = median([x[0] for x in mlp["none"]])
-        for t in ("none", "profiler", "gpuchrono"):
-            m = median([x[0] for x in mlp[t]])
-            row(f"mlp {steps} steps", "torch.profiler" if t == "profiler" else t, f"{m / 1e6:.1f}", "ms",
-                f"{m / base:.3f}x no tool", "<= 1.05x" if t == "gpuchrono" else "",
-                ("yes" if m / base <= 1.05 else "NO") if t == "gpuchrono" else "")
+    if "mlp" in wanted:
+        if not args.no_torch:
+            steps = str(1000 // scale)
+            mlp = r.series(["none", "gpuchrono", "profiler"],
+                           lambda t: [sys.executable, r.mlp, steps] + (["--profiler"] if t == "profiler" else []), args.repeats)
+            base = median([x[0] for x in mlp["none"]])
+            for t in ("none", "profiler", "gpuchrono"):
+                m = median([x[0] for x in mlp[t]])
+                row(f"mlp {steps} steps", "torch.profiler" if t == "profiler" else t, f"{m / 1e6:.1f}", "ms",
+                    f"{m / base:.3f}x no tool", "<= 1.05x" if t == "gpuchrono" else "",
+                    ("yes" if m / base <= 1.05 else "NO") if t == "gpuchrono" else "")
 
     # diff
-    if args.diff_pairs > 0:
-        found = quiet = 0
-        for i in range(args.diff_pairs):
-            outs = []
-            for tag, slow in (("a", "1"), ("b", "1.03"), ("c", "1")):
-                out = os.path.join(r.tmp, f"diff-{i}-{tag}")
-                r.once("gpuchrono", [r.workload, "kernels200", "50", slow], out)
-                outs.append(out)
-            d = subprocess.run([r.gpuchrono, "diff", outs[0], outs[1]], capture_output=True, text=True)
-            found += d.returncode == 1 and "bench_kernel<17>" in next((l for l in d.stdout.splitlines() if l.startswith("slower")), "")
-            d = subprocess.run([r.gpuchrono, "diff", outs[0], outs[2]], capture_output=True, text=True)
-            quiet += " 0 slower, 0 faster" in d.stdout or d.stdout.splitlines()[-1].startswith("0 slower, 0 faster")
-        row("diff, 200 kernels, one 3% slower", "gpuchrono diff", f"{found}/{args.diff_pairs}", "found", "", ">= 19/20",
-            "yes" if found >= 0.95 * args.diff_pairs else "NO")
-        row("diff, A/A", "gpuchrono diff", f"{quiet}/{args.diff_pairs}", "no verdict", "", ">= 19/20",
-            "yes" if quiet >= 0.95 * args.diff_pairs else "NO")
+    if "diff" in wanted:
+        if args.diff_pairs > 0:
+            found = quiet = 0
+            for i in range(args.diff_pairs):
+                outs = []
+                for tag, slow in (("a", "1"), ("b", "1.03"), ("c", "1")):
+                    out = os.path.join(r.tmp, f"diff-{i}-{tag}")
+                    r.once("gpuchrono", [r.workload, "kernels200", "50", slow], out)
+                    outs.append(out)
+                d = subprocess.run([r.gpuchrono, "diff", outs[0], outs[1]], capture_output=True, text=True)
+                found += d.returncode == 1 and "bench_kernel<17>" in next((l for l in d.stdout.splitlines() if l.startswith("slower")), "")
+                d = subprocess.run([r.gpuchrono, "diff", outs[0], outs[2]], capture_output=True, text=True)
+                quiet += " 0 slower, 0 faster" in d.stdout or d.stdout.splitlines()[-1].startswith("0 slower, 0 faster")
+            row("diff, 200 kernels, one 3% slower", "gpuchrono diff", f"{found}/{args.diff_pairs}", "found", "", ">= 19/20",
+                "yes" if found >= 0.95 * args.diff_pairs else "NO")
+            row("diff, A/A", "gpuchrono diff", f"{quiet}/{args.diff_pairs}", "no verdict", "", ">= 19/20",
+                "yes" if quiet >= 0.95 * args.diff_pairs else "NO")
 
     print(f"gpuchrono run overhead on {device_name()}, medians of {args.repeats} interleaved runs")
     widths = [max(len(str(x[i])) for x in rows + [("workload", "tool", "value", "unit", "ratio", "target", "met")]) for i in range(7)]
