@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace gpuchrono::cupti {
 
@@ -47,6 +48,13 @@ gpuchrono_run_share_fn find_entry_point() {
     return nullptr;
 }
 
+// The file a function was loaded from.
+std::string file_of(const void* function) {
+    Dl_info info{};
+    if (function && dladdr(function, &info) != 0 && info.dli_fname) return info.dli_fname;
+    return "another CUPTI";
+}
+
 // The injection is named to load when CUDA starts (`gpuchrono run` names it; it clears the variable once loaded,
 // unless it follows children).
 bool injection_pending() {
@@ -65,6 +73,13 @@ RunShare attach_to_run(const CuptiLibrary& lib, ActivityStore& store, std::strin
     }
     const gpuchrono_run_share_v1* share = entry ? entry(run_share::version) : nullptr;
     if (!share || share->struct_size < sizeof(gpuchrono_run_share_v1)) return RunShare::no_run;
+    if (share->cupti_get_next_record != reinterpret_cast<const void*>(lib.activity_get_next_record)) {
+        why = "gpuchrono run's injection records with " + file_of(share->cupti_get_next_record) + ", but gpuchrono in "
+              "the program loaded " + lib.path + ": it cannot read the injection's CUPTI records, nor take CUPTI "
+              "while the injection holds it. Use a gpuchrono built for the same CUDA major as gpuchrono run, and "
+              "leave GPUCHRONO_CUPTI unset under it";
+        return RunShare::refused;
+    }
     deliver_to(lib, store);  // before attaching: the first buffer may come at once
     switch (share->attach(&client)) {
         case gpuchrono_run_attached:

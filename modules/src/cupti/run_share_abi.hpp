@@ -46,6 +46,9 @@ struct gpuchrono_run_share_v1 {
     // Reads (and so resets) CUPTI's count of records dropped outside any buffer, counts it in the run's report, and
     // returns it: the count CUPTI keeps is one, and both sides must see it.
     std::size_t (*collect_dropped)(void);
+    // cuptiActivityGetNextRecord of the CUPTI the injection records with: a client that loaded another CUPTI (of
+    // another CUDA major, or another copy) would misread the buffers, and must not attach.
+    const void* cupti_get_next_record;
 };
 
 // The injection's entry point: the interface of that version, or nullptr if it has none.

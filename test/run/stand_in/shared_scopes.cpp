@@ -113,3 +113,16 @@ int shared_churn(FakeKernel kernel, std::uint64_t clock_start_ns) {
     expect(shared == holds, std::to_string(shared) + " of " + std::to_string(holds) + " holds shared the subscription");
     return failures;
 }
+
+int shared_other_cupti(FakeKernel kernel, std::uint64_t clock_start_ns) {
+    using namespace gpuchrono;
+    {
+        CuptiHold hold;
+        std::printf("  why not: %s\n", hold.why_not().c_str());
+        expect(!hold.held() && hold.why_not().find("cannot read the injection's CUPTI records") != std::string::npos,
+               "a gpuchrono that loaded another CUPTI is refused, and says why");
+        expect(!cupti::cupti_shared_with_run(), "it shares nothing");
+    }
+    for (int i = 0; i < 5; ++i) kernel("late", clock_start_ns + i * 2000, clock_start_ns + i * 2000 + 1000, 0);
+    return failures;
+}

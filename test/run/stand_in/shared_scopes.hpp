@@ -14,3 +14,7 @@ int shared_scopes(void* cupti, FakeKernel kernel, std::uint64_t clock_start_ns);
 // MODE shared-churn: one thread launches 2000 kernels while another takes and gives back gpuchrono's hold 100
 // times, flushing inside each: the attachment changes while records flow.
 int shared_churn(FakeKernel kernel, std::uint64_t clock_start_ns);
+
+// MODE shared-other-cupti (GPUCHRONO_CUPTI names another CUPTI than the injection's): the hold is refused, saying
+// why, and the program's 5 kernels after it are still recorded.
+int shared_other_cupti(FakeKernel kernel, std::uint64_t clock_start_ns);

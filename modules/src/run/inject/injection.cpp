@@ -728,7 +728,7 @@ std::size_t share_collect_dropped() {
 }
 
 const gpuchrono_run_share_v1 share_v1{sizeof(gpuchrono_run_share_v1), share_attach, share_detach, share_enable_callback,
-                                      share_collect_dropped};
+                                      share_collect_dropped, reinterpret_cast<const void*>(&cuptiActivityGetNextRecord)};
 
 }  // namespace
 
