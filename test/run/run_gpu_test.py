@@ -6,9 +6,14 @@ Checks: every launch counted; the spin's median equals its CUPTI record (D plus 
 D .. D + 3 us); graph kernels each as themselves; NVTX attribution to the innermost range per thread; the
 program's exit status passed on; SIGTERM writes a report; a crash leaves the last periodic flush, marked
 incomplete; diff of two like runs calls nothing slower; where PyTorch is installed, a torch program's kernels;
-where mpirun is, a job of 2 ranks writing a report each that gpuchrono merge combines. Exit 77 (skipped)
-without a CUDA device.
+where mpirun is, a job of 2 ranks writing a report each that gpuchrono merge combines; with --scoped-target
+(run_scoped_target.cpp), a program timing its own spins with KernelPolicy (stream and thread mode) and
+measure(Method::kernel) under gpuchrono run: its hold shares run's CUPTI subscription, every reading is the spin's
+CUPTI record (D .. D + 3 us) and equals the run report's median, no finding says CUPTI was unavailable or records
+were missing, and the report counts every spin the program launched once and none of gpuchrono's stream marks.
+Exit 77 (skipped) without a CUDA device.
 """
+import statistics
 import argparse
 import json
 import os
@@ -54,6 +59,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--gpuchrono", required=True)
     p.add_argument("--target", required=True)
+    p.add_argument("--scoped-target", help="run_scoped_target: gpuchrono's own scopes inside a run process")
     p.add_argument("--out", required=True)
     a = p.parse_args()
     probe = subprocess.run([a.target, "spin", "1", "1"], capture_output=True, text=True)
@@ -152,8 +158,53 @@ def main():
     else:
         print("skipped: mpirun job (no mpirun)")
 
+    if a.scoped_target:
+        scoped(a)
+    else:
+        print("skipped: gpuchrono scopes inside a run process (no --scoped-target)")
+
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
+
+
+def scoped(a):
+    """run_scoped_target under gpuchrono run: 200 + 200 KernelPolicy scopes and measure() of a 20 us spin."""
+    folder = os.path.join(a.out, "scoped")
+    r = subprocess.run([a.gpuchrono, "run", "-o", folder, "--", a.scoped_target, "200", "20"], capture_output=True, text=True)
+    print(r.stderr[-4000:])
+    lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
+    expect(r.returncode == 0 and len(lines) == 1, f"scoped: exit status 0 and its summary ({r.returncode}: {r.stdout[-300:]})")
+    if not lines:
+        return
+    got = json.loads(lines[0])
+    print(json.dumps({k: v for k, v in got.items() if not k.endswith("_ns")}))
+    expect(got["held"] and got["shared"], f"scoped: the program's CuptiHold shares run's subscription ({got['why_not']})")
+    for mode in ("stream", "thread"):
+        readings = got[mode + "_ns"]
+        ok = len(readings) == 200 and all(20000 <= v <= 23000 for v in readings)
+        expect(ok, f"scoped: 200 KernelPolicy ({mode} mode) readings of a 20 us spin within 20 .. 23 us "
+                   f"(min {min(readings, default=0):.0f}, median {statistics.median(readings) if readings else 0:.0f}, "
+                   f"max {max(readings, default=0):.0f} ns)")
+    expect(got["measure_method"] == "kernel" and 20000 <= got["measure_median_ns"] <= 23000,
+           f"scoped: measure(Method::kernel) ran the kernel method, median {got['measure_median_ns']:.0f} ns ({got['measure_note']})")
+    bad = [c for c in got["warnings"] if c in ("cupti-unavailable", "kernel-no-activity", "kernel-records-late",
+                                               "kernel-records-dropped")]
+    expect(not bad, f"scoped: no finding of CUPTI unavailable or records missing ({got['warnings']})")
+    expect("cupti-unavailable" not in r.stderr and "another CUPTI user" not in r.stderr,
+           "scoped: neither gpuchrono nor run says CUPTI was held by another user")
+    rep = load(folder)
+    rows = table(rep)
+    spin = find(rows, "spin_kernel")
+    expect(spin is not None and spin["calls"] == got["spins_launched"],
+           f"scoped: the report counts each of the {got['spins_launched']} spins once ({spin})")
+    expect(not any("gpuchrono_stream_marker" in k for k in rows), "scoped: no stream-mark row in the report")
+    expect(any("gpuchrono_stream_marker kernels" in n for n in rep["notes"]) and
+           any("shared this recording's CUPTI subscription" in n for n in rep["notes"]),
+           f"scoped: the report says the marks were left out and the subscription shared ({rep['notes']})")
+    if spin is not None:
+        median = statistics.median(got["stream_ns"] + got["thread_ns"])
+        expect(abs(spin["median_ns"] - median) <= 500,
+               f"scoped: the scopes' median ({median:.0f} ns) is the report's ({spin['median_ns']:.0f} ns), within 0.5 us")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ Checks: every record counted; attribution to the innermost NVTX range per thread
 both seen); memcpy by kind; exit(3) passed on with a complete report; dropped records named; SIGTERM writes the
 report and ends the program as SIGTERM does; a program's own SIGINT handler still runs; a crash leaves the last
 periodic flush marked incomplete; another CUPTI user: a clear message, the program runs untouched; a forked
-child leaves the parent's report alone.
+child leaves the parent's report alone; the program's own gpuchrono hold shares the injection's subscription
+(records and launch callbacks reach the library, the report counts each kernel once and leaves the library's
+stream marks out), also while holds come and go as records flow; a gpuchrono that loaded another CUPTI is refused.
 """
 import argparse
 import json
@@ -61,6 +63,7 @@ def main():
     p.add_argument("--inject", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--gpuchrono", required=True)
+    p.add_argument("--other-cupti", help="a second stand-in CUPTI, for a gpuchrono that loads another CUPTI")
     a = p.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
 
@@ -119,6 +122,31 @@ def main():
     r, rep = run("fork")
     expect(r.returncode == 0 and rep is not None and rows(rep, "kernels").get("outside") == 200,
            "a forked child leaves the parent's report alone")
+
+    r, rep = run("shared")
+    print(r.stdout, end="")
+    expect(r.returncode == 0 and "FAIL" not in r.stdout and "it shares the injection's CUPTI subscription" in r.stdout,
+           "shared: the program's gpuchrono hold shares the subscription" +
+           ("" if r.returncode == 0 else f" (exit {r.returncode}: {r.stderr.strip()[-300:]})"))
+    k = rows(rep, "kernels") if rep else {}
+    expect(k == {"spin(unsigned long)": 20, "after": 10}, f"shared: the report counts each kernel once, no marks ({k})")
+    notes = rep["notes"] if rep else []
+    expect(any(n.startswith("2 gpuchrono_stream_marker kernels") for n in notes), f"shared: the marks left out, said ({notes})")
+    expect(any("shared this recording's CUPTI subscription (attached 2 times)" in n for n in notes), "shared: the sharing said")
+
+    r, rep = run("shared-churn")
+    print(r.stdout, end="")
+    k = rows(rep, "kernels") if rep else {}
+    expect(r.returncode == 0 and "FAIL" not in r.stdout and k == {"churn": 2000},
+           f"shared-churn: holds attach and detach while records flow, every kernel counted once ({k})" +
+           ("" if r.returncode == 0 else f" (exit {r.returncode}: {r.stderr.strip()[-300:]})"))
+
+    if a.other_cupti:
+        r, rep = run("shared-other-cupti", GPUCHRONO_CUPTI=a.other_cupti)
+        print(r.stdout, end="")
+        k = rows(rep, "kernels") if rep else {}
+        expect(r.returncode == 0 and "FAIL" not in r.stdout and k == {"late": 5},
+               f"shared-other-cupti: a gpuchrono on another CUPTI is refused with a reason; the run records on ({k})")
 
     r, rep = run("exit", GPUCHRONO_RUN_KERNELS="^spin", GPUCHRONO_RUN_NVTX="thread-1")
     k = rows(rep, "kernels") if rep else {}

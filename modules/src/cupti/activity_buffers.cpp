@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "activity_buffers.hpp"
 
+#include "cupti/run_share.hpp"
 #include "cupti/toolkit.hpp"
 
 #include <gpuchrono/cupti/buffers_delivered.hpp>
@@ -82,13 +83,23 @@ void copy_common(KernelActivity& a, const Record& r) {
     a.graph_node_id = r.graphNodeId;
 }
 
-std::optional<KernelActivity> translate(const CUpti_Activity* record) {
+// A record whose work was still running when a forced flush handed it over: no end time, and never sent again.
+template <class Record>
+bool without_times(const Record& r) {
+    return r.start == 0 || r.end == 0 || r.end < r.start;
+}
+
+std::optional<KernelActivity> translate(const CUpti_Activity* record, std::size_t& timeless) {
     KernelActivity a;
     switch (record->kind) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
             // The build's layout (toolkit.hpp); a newer CUPTI only appends fields, an older one was refused.
             const auto* k = reinterpret_cast<const toolkit::KernelRecord*>(record);
+            if (without_times(*k)) {
+                ++timeless;
+                return std::nullopt;
+            }
             a.kind = ActivityKind::kernel;
             a.name = demangled(k->name);
             copy_common(a, *k);
@@ -102,6 +113,10 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
             const auto* m = reinterpret_cast<const toolkit::MemcpyRecord*>(record);
+            if (without_times(*m)) {
+                ++timeless;
+                return std::nullopt;
+            }
             a.kind = ActivityKind::memcpy;
             a.name = copy_name(m->copyKind);
             copy_common(a, *m);
@@ -110,6 +125,10 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record) {
         }
         case CUPTI_ACTIVITY_KIND_MEMSET: {
             const auto* m = reinterpret_cast<const toolkit::MemsetRecord*>(record);
+            if (without_times(*m)) {
+                ++timeless;
+                return std::nullopt;
+            }
             a.kind = ActivityKind::memset;
             a.name = "memset";
             copy_common(a, *m);
@@ -166,26 +185,44 @@ void recycle(uint8_t* buffer) noexcept {
     }
 }
 
-void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t /*size*/, size_t valid) {
+// The buffer's records, translated; what cannot be kept is counted in `lost`.
+std::vector<KernelActivity> read_buffer(const uint8_t* buffer, size_t valid, std::size_t& lost) noexcept {
     std::vector<KernelActivity> records;
-    if (buffer && valid > 0) {
-        CUpti_Activity* record = nullptr;
-        while (library->activity_get_next_record(buffer, valid, &record) == CUPTI_SUCCESS)
-            if (auto a = translate(record)) records.push_back(std::move(*a));
+    if (!buffer || valid == 0) return records;
+    CUpti_Activity* record = nullptr;
+    // CUPTI's reader takes a mutable pointer but only reads.
+    auto* bytes = const_cast<uint8_t*>(buffer);
+    while (library->activity_get_next_record(bytes, valid, &record) == CUPTI_SUCCESS) {
+        try {
+            if (auto a = translate(record, lost)) records.push_back(std::move(*a));
+        } catch (...) {
+            ++lost;  // out of memory on CUPTI's thread: nothing may escape into CUPTI
+        }
     }
-    if (buffer && valid > 0) std::memset(buffer, 0, valid);
-    recycle(buffer);
-    size_t dropped = 0;
-    if (library->activity_get_num_dropped_records(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0)
-        target->add_dropped(dropped);
+    return records;
+}
+
+void store_records(std::vector<KernelActivity> records, std::size_t lost) noexcept {
     const std::size_t count = records.size();
     try {
         if (count > 0) target->add(std::move(records));
     } catch (...) {
         // Out of memory on CUPTI's thread: nothing may escape into CUPTI; the records are lost, and counted.
-        target->add_dropped(count);
+        lost += count;
     }
+    if (lost > 0) target->add_dropped(lost);
     completed.fetch_add(1, std::memory_order_relaxed);
+}
+
+void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t /*size*/, size_t valid) {
+    std::size_t lost = 0;
+    std::vector<KernelActivity> records = read_buffer(buffer, valid, lost);
+    if (buffer && valid > 0) std::memset(buffer, 0, valid);
+    recycle(buffer);
+    size_t dropped = 0;
+    if (library->activity_get_num_dropped_records(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0)
+        target->add_dropped(dropped);
+    store_records(std::move(records), lost);
 }
 
 }  // namespace
@@ -208,13 +245,28 @@ std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, Ac
     return std::nullopt;
 }
 
+void deliver_to(const CuptiLibrary& lib, ActivityStore& store) noexcept {
+    library = &lib;
+    target = &store;
+}
+
+void deliver_activity_buffer(const std::uint8_t* buffer, std::size_t valid, std::size_t dropped) noexcept {
+    if (!library || !target) return;
+    std::size_t lost = dropped;
+    store_records(read_buffer(buffer, valid, lost), lost);
+}
+
 std::size_t buffers_delivered() noexcept { return completed.load(std::memory_order_relaxed); }
 
 void collect_dropped_records() noexcept {
     if (!library || !target) return;
     size_t dropped = 0;
-    if (library->activity_get_num_dropped_records(nullptr, 0, &dropped) == CUPTI_SUCCESS && dropped > 0)
-        target->add_dropped(dropped);
+    // Sharing run's subscription, the count goes to both the run's report and the store (reading it resets it).
+    if (sharing_run())
+        dropped = run_collect_dropped();
+    else if (library->activity_get_num_dropped_records(nullptr, 0, &dropped) != CUPTI_SUCCESS)
+        dropped = 0;
+    if (dropped > 0) target->add_dropped(dropped);
 }
 
 void refuse_activity_buffers(bool refuse) noexcept { refusing.store(refuse, std::memory_order_relaxed); }

@@ -9,6 +9,7 @@
 #include <gpuchrono/cupti/activity_store.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 namespace gpuchrono::cupti {
@@ -17,6 +18,14 @@ namespace gpuchrono::cupti {
 // every acquisition of the hold: CUPTI keeps one pair of buffer callbacks per process, and a tool that used CUPTI
 // while gpuchrono held none registered its own. Returns the error text on failure.
 std::optional<std::string> register_activity_buffers(const CuptiLibrary& lib, ActivityStore& store);
+
+// Inside a program that `gpuchrono run` records, the injection owns CUPTI's buffers (run_share.hpp): records reach
+// `store` through deliver_activity_buffer instead, and no callbacks are registered.
+void deliver_to(const CuptiLibrary& lib, ActivityStore& store) noexcept;
+// Reads one completed buffer (which stays its owner's) into the store, with the records CUPTI dropped beside it.
+// Records without valid times (handed over by a forced flush while their work still ran) are counted as dropped:
+// they come only once, and a scope missing one says so rather than reading a wrong time.
+void deliver_activity_buffer(const std::uint8_t* buffer, std::size_t valid, std::size_t dropped) noexcept;
 
 // Adds to the store what CUPTI counts as dropped in its global queue, and resets that count (CUPTI's counts reset
 // when read). buffer_completed reads the count of each buffer's queue, but records dropped for want of any buffer

@@ -43,6 +43,7 @@ namespace cupti {
 
 std::size_t cupti_holders() noexcept { return CuptiSession::holders(); }
 std::size_t cupti_acquisitions() noexcept { return CuptiSession::acquisitions(); }
+bool cupti_shared_with_run() noexcept { return activity_session_shared(); }
 void set_cupti_taken_by(std::string tool) { CuptiSession::set_taken_by(std::move(tool)); }
 
 }  // namespace cupti

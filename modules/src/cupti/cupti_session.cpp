@@ -3,6 +3,7 @@
 
 #include "activity_buffers.hpp"
 #include "launch_subscriber.hpp"
+#include "run_share.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 
@@ -68,6 +69,8 @@ const char* release_activity_silence() noexcept {
     return silenced.load();
 }
 
+bool activity_session_shared() noexcept { return session_active.load() && sharing_run(); }
+
 void pause_activity_kinds() noexcept {
     if (session_active.load()) session_object->disable_kinds();
 }
@@ -119,6 +122,21 @@ CuptiSession* CuptiSession::acquire(std::string& why) noexcept {
             return nullptr;
         }
         if (!session_object) session_object = new CuptiSession(lib);
+        switch (attach_to_run(lib, session_object->store_, why)) {
+            case RunShare::refused: return nullptr;
+            case RunShare::attached:
+                if (auto e = session_object->set_up_shared()) {
+                    detach_from_run();
+                    unsubscribe_from_launches();
+                    why = *e;
+                    return nullptr;
+                }
+                holder_count = 1;
+                acquired.fetch_add(1);
+                session_active = true;
+                return session_object;
+            case RunShare::no_run: break;
+        }
         if (auto e = subscribe_to_launches(lib)) {
             why = *e;
             return nullptr;
@@ -130,7 +148,11 @@ CuptiSession* CuptiSession::acquire(std::string& why) noexcept {
             return nullptr;
         }
     } catch (const std::exception& e) {
-        if (session_object) session_object->disable_kinds();
+        if (sharing_run()) {
+            detach_from_run();
+        } else if (session_object) {
+            session_object->disable_kinds();
+        }
         unsubscribe_from_launches();
         why = std::string("setting up CUPTI failed: ") + e.what();
         return nullptr;
@@ -216,6 +238,19 @@ std::optional<std::string> CuptiSession::set_up() {
     return std::nullopt;
 }
 
+std::optional<std::string> CuptiSession::set_up_shared() {
+    // The injection registered the buffers and enabled its records before the program's first CUDA call, with
+    // CUPTI's per-thread buffers on (CUPTI: changing that mid-session is undefined). Enabling the kinds again is
+    // harmless, and makes sure of the ones the store reads.
+    for (const CUpti_ActivityKind kind : recorded_kinds) (void)lib_.activity_enable(kind);
+    // With per-thread buffers a flush must not meet a launch writing its record (launch_subscriber.hpp): the launch
+    // callbacks that gate flushes are on while gpuchrono shares CUPTI, in stream mode too.
+    if (auto e = enable_launch_callbacks()) return "sharing gpuchrono run's CUPTI subscription: " + *e;
+    // The store has the program's records from here on only.
+    store_.set_recording_since(timestamp());
+    return std::nullopt;
+}
+
 void CuptiSession::disable_kinds() noexcept {
     for (const CUpti_ActivityKind kind : recorded_kinds) (void)lib_.activity_disable(kind);
 }
@@ -252,15 +287,21 @@ void CuptiSession::tear_down() noexcept {
     serve_all();
     // Forced: no holder is left to launch into a scope, and every record of work launched while gpuchrono held
     // CUPTI (finished or not) must come back to gpuchrono's buffers rather than reach the next tool's callbacks.
+    // Not when sharing gpuchrono run's subscription: the records go on to the injection, and a forced flush would
+    // hand it those of the program's work still running without their times.
+    const bool shared = sharing_run();
     try {
         const std::lock_guard turn(flushing_);
         flushes_.fetch_add(1, std::memory_order_release);
-        flush_between_launches([&] { (void)lib_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
+        flush_between_launches(
+            [&] { (void)lib_.activity_flush_all(shared ? 0 : CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
     } catch (...) {
     }
     collect_dropped_records();
-    disable_kinds();
+    // Shared, the records are the run's report: they stay on.
+    if (!shared) disable_kinds();
     session_active = false;
+    if (shared) detach_from_run();
     unsubscribe_from_launches();
 }
 

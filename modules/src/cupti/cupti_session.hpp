@@ -8,6 +8,10 @@
 // holder sets it up again. Not cuptiFinalize: another subscriber needs only the slot that cuptiUnsubscribe frees,
 // and finalizing would also tear down what other tools set up in CUPTI (NVIDIA advises it only from an API exit
 // callback, which Kineto does when TEARDOWN_CUPTI=1).
+//
+// Inside a program that `gpuchrono run` records, the injection holds the subscriber slot and the buffers from CUDA's
+// start: the first holder then shares them (run_share.hpp) instead, and the last one detaches, leaving the activity
+// kinds on and the subscription to the injection.
 #pragma once
 
 #include "cupti_library.hpp"
@@ -46,6 +50,8 @@ const char* release_activity_silence() noexcept;
 
 // Whether gpuchrono holds CUPTI now (without taking a hold).
 bool activity_session_active() noexcept;
+// Whether that hold shares `gpuchrono run`'s subscription (run_share.hpp).
+bool activity_session_shared() noexcept;
 // Enables again the activity kinds the session records (CONCURRENT_KERNEL, MEMCPY, MEMSET): the metrics
 // collector calls it after disabling CUPTI's range profiler, whose kernel replay leaves kernel records off.
 void reenable_activity_kinds() noexcept;
@@ -101,6 +107,7 @@ private:
     static void give_back_after_linger() noexcept;  // the thread that gives CUPTI back after the linger
 
     std::optional<std::string> set_up();  // buffers, attributes, activity kinds; the error text on failure
+    std::optional<std::string> set_up_shared();  // the same, sharing gpuchrono run's subscription
     void tear_down() noexcept;            // the last holder's end (see the file comment)
     // Waits for the work of every pending scope whose Measurement still exists and delivers its records.
     void serve_all() noexcept;

@@ -102,13 +102,15 @@ bool launches_work(const char* name) {
     return std::strstr(name, "Launch") || std::strstr(name, "Memcpy") || std::strstr(name, "Memset");
 }
 
-std::optional<std::string> enable_launch_callbacks(const CuptiLibrary& lib, CUpti_SubscriberHandle subscriber,
+// `enable` turns one callback on: on gpuchrono's own subscriber, or on the injection's it shares.
+template <class Enable>
+std::optional<std::string> enable_launch_callbacks(const CuptiLibrary& lib, const Enable& enable,
                                                    CUpti_CallbackDomain domain, std::uint32_t count) {
     std::size_t enabled = 0;
     for (std::uint32_t cbid = 1; cbid < count; ++cbid) {
         const char* name = nullptr;
         if (lib.get_callback_name(domain, cbid, &name) != CUPTI_SUCCESS || !launches_work(name)) continue;
-        if (const CUptiResult r = lib.enable_callback(1, subscriber, domain, cbid); r != CUPTI_SUCCESS)
+        if (const CUptiResult r = enable(domain, cbid); r != CUPTI_SUCCESS)
             return std::string("cuptiEnableCallback(") + name + ") failed: " + lib.describe(r);
         ++enabled;
     }
@@ -126,12 +128,27 @@ namespace {
 std::mutex subscription_mutex;
 const CuptiLibrary* subscribed_library = nullptr;
 CUpti_SubscriberHandle subscribed = nullptr;
+SharedEnable shared = nullptr;  // set while the subscription is gpuchrono run's
 std::optional<std::optional<std::string>> callbacks_result;  // enable_launch_callbacks' result, this subscription
 }  // namespace
 
+void CUPTIAPI launch_api_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    on_api_call(userdata, domain, cbid, data);
+}
+
+void share_launches(const CuptiLibrary& lib, SharedEnable enable) {
+    std::lock_guard lock(subscription_mutex);
+    generation.fetch_add(1, std::memory_order_relaxed);
+    launches_in_progress.store(0);
+    subscribed_library = &lib;
+    subscribed = nullptr;
+    shared = enable;
+    callbacks_result.reset();
+}
+
 std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
     std::lock_guard lock(subscription_mutex);
-    if (subscribed) return std::nullopt;
+    if (subscribed || shared) return std::nullopt;
     CUpti_SubscriberHandle subscriber = nullptr;
     if (const CUptiResult r = lib.subscribe(&subscriber, on_api_call, nullptr); r != CUPTI_SUCCESS) {
         if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
@@ -154,6 +171,11 @@ std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib) {
 
 void unsubscribe_from_launches() noexcept {
     std::lock_guard lock(subscription_mutex);
+    if (shared) {
+        shared = nullptr;
+        callbacks_result.reset();
+        return;
+    }
     if (!subscribed) return;
     (void)subscribed_library->unsubscribe(subscribed);
     subscribed = nullptr;
@@ -166,13 +188,15 @@ void set_kernel_name_listener(KernelNameListener listener) noexcept {
 
 std::optional<std::string> enable_launch_callbacks() {
     std::lock_guard lock(subscription_mutex);
-    if (!subscribed_library || !subscribed) return "CUPTI's subscriber is not set up (gpuchrono holds no CUPTI)";
+    if (!subscribed_library || (!subscribed && !shared))
+        return "CUPTI's subscriber is not set up (gpuchrono holds no CUPTI)";
     if (!callbacks_result) {
-        auto e = enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_RUNTIME_API,
-                                         CUPTI_RUNTIME_TRACE_CBID_SIZE);
-        if (!e)
-            e = enable_launch_callbacks(*subscribed_library, subscribed, CUPTI_CB_DOMAIN_DRIVER_API,
-                                        CUPTI_DRIVER_TRACE_CBID_SIZE);
+        const CuptiLibrary& lib = *subscribed_library;
+        const auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+            return shared ? shared(domain, cbid) : lib.enable_callback(1, subscribed, domain, cbid);
+        };
+        auto e = enable_launch_callbacks(lib, enable, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+        if (!e) e = enable_launch_callbacks(lib, enable, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
         callbacks_result = std::move(e);
     }
     return *callbacks_result;

@@ -31,8 +31,18 @@ struct LaunchLog {
 // Called by the hold (cupti_session.hpp) when its first holder comes; a second call while subscribed does nothing.
 std::optional<std::string> subscribe_to_launches(const CuptiLibrary& lib);
 
+// Inside a program that `gpuchrono run` records, the injection holds the subscriber slot (run_share.hpp): the
+// launch callbacks come from it instead, each enabled through `enable` and delivered to launch_api_callback.
+// Called by the hold in place of subscribe_to_launches.
+using SharedEnable = CUptiResult (*)(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+void share_launches(const CuptiLibrary& lib, SharedEnable enable);
+
+// The subscriber's callback: what the injection forwards while the subscription is shared.
+void CUPTIAPI launch_api_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+
 // Gives the subscriber slot back (cuptiUnsubscribe), with every callback it had enabled: called by the hold when
-// its last holder ends, so that another tool can subscribe. The next subscribe_to_launches starts afresh.
+// its last holder ends, so that another tool can subscribe. The next subscribe_to_launches starts afresh. A shared
+// subscription is only forgotten here (the hold detaches from the injection first).
 void unsubscribe_from_launches() noexcept;
 
 // Enables the launch callbacks of the current subscription, once (later calls return the first call's result

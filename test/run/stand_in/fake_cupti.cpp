@@ -2,7 +2,8 @@
 // A stand-in for CUPTI (soname libcupti.so.13, its symbol version too), so that libgpuchrono_inject.so runs its
 // real code on a machine without a GPU: the test program (stand_in_program.cpp) plays the CUDA driver and the
 // program, calling the fake_* functions below to push NVTX ranges, make launches (callbacks) and have their
-// activity records delivered through the buffers the injection registered.
+// activity records delivered through the buffers the injection registered. gpuchrono's library in the same program
+// loads it too (its soname is already loaded), as it loads the injection's CUPTI under `gpuchrono run`.
 #include "cupti/toolkit.hpp"
 
 #include <cupti.h>
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -28,6 +31,8 @@ bool nvtx_enabled = false;
 std::vector<std::uint8_t> pending;
 std::size_t dropped = 0;
 std::atomic<std::uint32_t> next_correlation{1};
+int registrations = 0;
+std::set<std::pair<int, std::uint32_t>> enabled_callbacks;  // (domain, cbid)
 
 std::size_t record_size(CUpti_ActivityKind kind) {
     switch (kind) {
@@ -118,6 +123,17 @@ __attribute__((visibility("default"))) void fake_cupti_drop(std::size_t count) {
     dropped += count;
 }
 
+// How often buffer callbacks were registered (a second registration takes CUPTI's buffers from the first).
+__attribute__((visibility("default"))) int fake_cupti_registrations(void) {
+    const std::lock_guard guard(lock);
+    return registrations;
+}
+
+__attribute__((visibility("default"))) int fake_cupti_callback_enabled(int domain, std::uint32_t cbid) {
+    const std::lock_guard guard(lock);
+    return enabled_callbacks.count({domain, cbid}) ? 1 : 0;
+}
+
 // --- CUPTI ---
 
 CUptiResult cuptiGetResultString(CUptiResult result, const char** str) {
@@ -130,13 +146,33 @@ CUptiResult cuptiGetTimestamp(std::uint64_t* timestamp) {
     return CUPTI_SUCCESS;
 }
 
+CUptiResult cuptiGetVersion(std::uint32_t* version) {
+    *version = CUPTI_API_VERSION;
+    return CUPTI_SUCCESS;
+}
+
 CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r, CUpti_BuffersCallbackCompleteFunc c) {
+    const std::lock_guard guard(lock);
+    ++registrations;
     requested = r;
     completed = c;
     return CUPTI_SUCCESS;
 }
 
 CUptiResult cuptiActivityEnable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
+CUptiResult cuptiActivityDisable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
+CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute, std::size_t*, void*) { return CUPTI_SUCCESS; }
+
+CUptiResult cuptiGetStreamIdEx(CUcontext, CUstream, std::uint8_t, std::uint32_t* id) {
+    *id = 0;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle) {
+    subscribed = false;
+    subscriber = nullptr;
+    return CUPTI_SUCCESS;
+}
 
 CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc callback, void*) {
     if (refuse_subscription || subscribed) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
@@ -151,7 +187,14 @@ CUptiResult cuptiEnableDomain(std::uint32_t enable, CUpti_SubscriberHandle, CUpt
     return CUPTI_SUCCESS;
 }
 
-CUptiResult cuptiEnableCallback(std::uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId) { return CUPTI_SUCCESS; }
+CUptiResult cuptiEnableCallback(std::uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    const std::lock_guard guard(lock);
+    if (enable)
+        enabled_callbacks.insert({domain, cbid});
+    else
+        enabled_callbacks.erase({domain, cbid});
+    return CUPTI_SUCCESS;
+}
 
 CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain domain, std::uint32_t cbid, const char** name) {
     if (cbid != 1) return CUPTI_ERROR_INVALID_PARAMETER;
@@ -162,9 +205,13 @@ CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain domain, std::uint32_t cbid
 // Hands every pending record over in buffers the injection provides, as CUPTI's flush does.
 CUptiResult cuptiActivityFlushAll(std::uint32_t) {
     std::vector<std::uint8_t> records;
+    CUpti_BuffersCallbackRequestFunc requested = nullptr;
+    CUpti_BuffersCallbackCompleteFunc completed = nullptr;
     {
         const std::lock_guard guard(lock);
         records.swap(pending);
+        requested = ::requested;
+        completed = ::completed;
     }
     if (!requested || !completed) return CUPTI_SUCCESS;
     std::size_t at = 0;

@@ -6,7 +6,10 @@
 //   stand_in_program FAKE_CUPTI.so INJECT.so MODE
 //   MODE: exit (exit(3)), dropped, sigterm, sigint-handled, crash, held (another CUPTI user), fork,
 //         window (kernels "before", then SIGUSR1, "inside", SIGUSR2, "after", at the stand-in's real clock),
-//         timed ("early" kernels, 400 ms later "late" ones, for --delay and --duration)
+//         timed ("early" kernels, 400 ms later "late" ones, for --delay and --duration),
+//         shared, shared-churn, shared-other-cupti (the program's own gpuchrono scopes: shared_scopes.hpp)
+#include "shared_scopes.hpp"
+
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -114,6 +117,9 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 10; ++i) launch_now("after");
         return 0;
     }
+    if (mode == "shared") return shared_scopes(cupti, kernel, clock_ns.load()) == 0 ? 0 : 1;
+    if (mode == "shared-churn") return shared_churn(kernel, clock_ns.load()) == 0 ? 0 : 1;
+    if (mode == "shared-other-cupti") return shared_other_cupti(kernel, clock_ns.load()) == 0 ? 0 : 1;
     if (mode == "timed") {
         for (int i = 0; i < 10; ++i) launch_now("early");
         pause_ms(400);

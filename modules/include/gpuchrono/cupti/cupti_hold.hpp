@@ -18,6 +18,8 @@
 //
 // Never throws: when CUPTI cannot be held (no libcupti, or another tool holds the subscriber slot) held() is
 // false and why_not() says why; KernelPolicy then refuses as documented (docs/pitfalls.md, cupti-unavailable).
+// Inside a program that `gpuchrono run` records, a hold shares the injection's subscription rather than take its
+// own, and the last one leaves CUPTI to the injection (docs/run.md, "Another CUPTI user").
 // Holds nest and may live on any thread; a hold may end on another thread than the one that took it.
 #pragma once
 

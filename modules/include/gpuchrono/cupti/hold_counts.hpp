@@ -11,6 +11,9 @@ namespace gpuchrono::cupti {
 
 std::size_t cupti_holders() noexcept;
 std::size_t cupti_acquisitions() noexcept;
+// Whether gpuchrono holds CUPTI now by sharing the subscription of `gpuchrono run`'s injection (the program runs
+// under `gpuchrono run`): its scopes then time as anywhere else, and the run's report counts the program's kernels.
+bool cupti_shared_with_run() noexcept;
 // Another tool records through CUPTI's activity buffers without taking the subscriber slot (torch.profiler): the
 // Python package says so while it does ("" when it stops), and a new set-up of CUPTI is refused naming it.
 void set_cupti_taken_by(std::string tool);

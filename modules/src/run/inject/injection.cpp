@@ -10,6 +10,12 @@
 //
 // It links CUPTI directly: the library it was built with (its soname) must be the one the program's driver can
 // run; `gpuchrono run` checks that before starting the program.
+//
+// gpuchrono's own scopes inside the program (KernelPolicy, measure() by the kernel method, a CuptiHold) share this
+// subscription (cupti/run_share_abi.hpp): the library attaches as a client, receives every activity buffer before it
+// is freed and the launch callbacks it asks for. The stream marks of its scopes are left out of the tables.
+#include "cupti/run_share_abi.hpp"
+#include "cupti/stream_mark.hpp"
 #include "cupti/toolkit.hpp"
 #include "run/aggregate.hpp"
 #include "run/range_attribution.hpp"
@@ -94,6 +100,9 @@ struct State {
     // pays for the activity records alone.
     std::atomic<bool> launch_callbacks{false};
 
+    // The empty kernels gpuchrono's stream-mode scopes in the program launch as marks: not the program's work.
+    std::uint64_t library_marks = 0;
+
     CUpti_SubscriberHandle subscriber = nullptr;
     int wake[2] = {-1, -1};  // signal handlers and exit to the flush thread
     int done[2] = {-1, -1};  // the flush thread back to a waiting signal handler
@@ -105,6 +114,40 @@ struct State {
 State* state = nullptr;
 
 thread_local RangeStack thread_ranges;
+
+// The client sharing the subscription (run_share_abi.hpp). A call into it counts itself in `in_flight` before it
+// reads `client` and out after the call returns (both sequentially consistent), so detach(), which clears `client`
+// and then waits for `in_flight` to drain, returns only once no call can reach the client any more.
+struct Share {
+    std::atomic<const gpuchrono_run_client_v1*> client{nullptr};
+    std::atomic<bool> attached_once{false};  // the fast path: no client ever, no counting
+    std::atomic<int> in_flight{0};
+    std::atomic<std::uint64_t> attaches{0};
+    std::mutex attach_lock;     // attach and detach
+    std::mutex callback_lock;   // enabling and disabling callbacks
+    // Per API callback id: who wants it (the injection's NVTX attribution, the client).
+    static constexpr std::uint8_t own = 1, client_wants = 2;
+    std::atomic<std::uint8_t> runtime[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};
+    std::atomic<std::uint8_t> driver[CUPTI_DRIVER_TRACE_CBID_SIZE] = {};
+
+    std::atomic<std::uint8_t>* wants(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+        if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE) return &runtime[cbid];
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE) return &driver[cbid];
+        return nullptr;
+    }
+};
+Share share;
+thread_local int forwarding = 0;  // calls into the client in progress on this thread (detach from inside one)
+
+template <class Call>
+void to_client(Call&& call) {
+    if (!share.attached_once.load(std::memory_order_relaxed)) return;
+    share.in_flight.fetch_add(1);
+    ++forwarding;
+    if (const gpuchrono_run_client_v1* c = share.client.load()) call(*c);
+    --forwarding;
+    share.in_flight.fetch_sub(1);
+}
 
 void say(const std::string& text) { std::fprintf(stderr, "gpuchrono run: %s\n", text.c_str()); }
 
@@ -201,6 +244,10 @@ void record(const CUpti_Activity* a) {
         const auto* k = reinterpret_cast<const toolkit::KernelRecord*>(a);
         const LaunchContext context = launch_of(k->correlationId);
         if (incomplete(k->start, k->end)) return;
+        if (k->name && std::strcmp(k->name, gpuchrono::detail::stream_marker_name) == 0) {
+            ++state->library_marks;
+            return;
+        }
         KernelName& name = kernel_name(k->name);
         if (!name.recorded || !in_window(k->start) || (state->watched_range != 0 && !context.in_watched)) {
             state->aggregate->add_filtered();
@@ -297,6 +344,7 @@ void record(const CUpti_Activity* a) {
 }
 
 void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer, std::size_t, std::size_t valid) {
+    std::size_t dropped = 0;
     {
         const std::lock_guard guard(state->lock);
         CUpti_Activity* a = nullptr;
@@ -305,10 +353,10 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
         // Launches well behind this buffer's records have had theirs: forgotten.
         constexpr std::uint32_t margin = 1u << 16;
         if (!state->launches.empty() && lowest_correlation > margin) state->launches.forget_before(lowest_correlation - margin);
-        std::size_t dropped = 0;
-        if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS && dropped > 0)
-            state->aggregate->add_dropped("activity records (CUPTI buffers full)", dropped);
+        if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) != CUPTI_SUCCESS) dropped = 0;
+        if (dropped > 0) state->aggregate->add_dropped("activity records (CUPTI buffers full)", dropped);
     }
+    to_client([&](const gpuchrono_run_client_v1& c) { c.buffer_completed(c.context, buffer, valid, dropped); });
     std::free(buffer);
 }
 
@@ -351,9 +399,13 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
             return;
         }
     }
+    const std::atomic<std::uint8_t>* wanted = share.wants(domain, cbid);
+    const std::uint8_t by = wanted ? wanted->load(std::memory_order_relaxed) : 0;
+    if (by & Share::client_wants)
+        to_client([&](const gpuchrono_run_client_v1& c) { c.api_callback(c.context, domain, cbid, data); });
     // A launch, copy or set through the runtime or the driver: remember the thread's innermost range for its
     // record. Both layers' correlation ids are kept, whichever the record carries; outside every range nothing is.
-    if (thread_ranges.open.empty()) return;
+    if (!(by & Share::own) || thread_ranges.open.empty()) return;
     const auto* api = static_cast<const CUpti_CallbackData*>(data);
     if (api->callbackSite != CUPTI_API_ENTER) return;
     state->launches.remember(api->correlationId, {thread_ranges.innermost(), thread_ranges.watched > 0});
@@ -366,11 +418,14 @@ void enable_launch_callbacks(CUpti_CallbackDomain domain, std::uint32_t count) {
         const std::string n = name;
         const auto has = [&](const char* part) { return n.find(part) != std::string::npos; };
         const bool launches = has("Launch") && !has("HostFunc") && !has("Attribute") && !has("Occupancy");
-        if (launches || has("Memcpy") || has("Memset")) cuptiEnableCallback(1, state->subscriber, domain, cbid);
+        if (!launches && !has("Memcpy") && !has("Memset")) continue;
+        if (std::atomic<std::uint8_t>* w = share.wants(domain, cbid)) w->fetch_or(Share::own);
+        cuptiEnableCallback(1, state->subscriber, domain, cbid);
     }
 }
 
 void enable_all_launch_callbacks() {
+    const std::lock_guard guard(share.callback_lock);
     enable_launch_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
     enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
 }
@@ -387,6 +442,12 @@ void write_now(bool final, const std::string& status_note, const std::string& en
         info.identities = state->identities;
         if (final) info.trace = state->trace;
         info.trace_left_out = state->trace_left_out;
+        if (state->library_marks > 0)
+            info.notes.push_back(std::to_string(state->library_marks) + " " + gpuchrono::detail::stream_marker_name +
+                                 " kernels (the marks of gpuchrono KernelPolicy scopes in the program) left out of the tables");
+        if (const std::uint64_t n = share.attaches.load(); n > 0)
+            info.notes.push_back("gpuchrono scopes in the program shared this recording's CUPTI subscription (attached " +
+                                 std::to_string(n) + (n == 1 ? " time)" : " times)"));
         if (state->incomplete > 0)
             info.notes.push_back(std::to_string(state->incomplete) +
                                  " records were handed over by a periodic flush while their work still ran (no end time): "
@@ -517,8 +578,11 @@ void flush_loop() {
             (void)!::write(state->done[1], &ack, 1);
             continue;
         }
-        // Forced: a buffer CUPTI is still filling is handed over too, so a crash loses at most this period.
-        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        // Forced: a buffer CUPTI is still filling is handed over too, so a crash loses at most this period. Not while
+        // gpuchrono's scopes share the subscription: a forced flush hands over the records of work still running
+        // without their times, and a scope whose kernel ran then would lose its reading (the records come once).
+        // The default flush still hands over every buffer whose records are complete.
+        cuptiActivityFlushAll(share.client.load() ? 0 : CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         const auto start = std::chrono::steady_clock::now();
         if (start - last_write < 20 * last_cost) continue;
         write_now(false, "the program had not ended at the last periodic flush");
@@ -612,6 +676,60 @@ int initialize() {
     return 1;
 }
 
+// --- the shared subscription (cupti/run_share_abi.hpp) ---
+
+int share_attach(const gpuchrono_run_client_v1* client) {
+    if (!state || !state->subscriber || state->finished.load()) return gpuchrono_run_not_recording;
+    if (!client || client->struct_size < sizeof(gpuchrono_run_client_v1) || !client->buffer_completed || !client->api_callback)
+        return gpuchrono_run_not_recording;
+    const std::lock_guard guard(share.attach_lock);
+    if (share.client.load()) return gpuchrono_run_client_taken;
+    share.attached_once.store(true);
+    share.client.store(client);
+    share.attaches.fetch_add(1);
+    return gpuchrono_run_attached;
+}
+
+void share_detach() {
+    const std::lock_guard guard(share.attach_lock);
+    if (!share.client.load()) return;
+    share.client.store(nullptr);
+    // Calls that read the client before it was cleared end before this returns; this thread's own (a detach from
+    // inside a forwarded call) are not waited for.
+    while (share.in_flight.load() > forwarding) std::this_thread::yield();
+    const std::lock_guard callbacks(share.callback_lock);
+    const auto turn_off = [](CUpti_CallbackDomain domain, std::atomic<std::uint8_t>* wants, std::uint32_t count) {
+        for (std::uint32_t cbid = 0; cbid < count; ++cbid) {
+            const std::uint8_t before = wants[cbid].fetch_and(static_cast<std::uint8_t>(~Share::client_wants));
+            if ((before & Share::client_wants) && !(before & Share::own) && state && state->subscriber)
+                cuptiEnableCallback(0, state->subscriber, domain, cbid);
+        }
+    };
+    turn_off(CUPTI_CB_DOMAIN_RUNTIME_API, share.runtime, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+    turn_off(CUPTI_CB_DOMAIN_DRIVER_API, share.driver, CUPTI_DRIVER_TRACE_CBID_SIZE);
+}
+
+int share_enable_callback(int domain, std::uint32_t cbid) {
+    if (!state || !state->subscriber) return CUPTI_ERROR_NOT_INITIALIZED;
+    const auto d = static_cast<CUpti_CallbackDomain>(domain);
+    std::atomic<std::uint8_t>* wants = share.wants(d, cbid);
+    if (!wants) return CUPTI_ERROR_INVALID_PARAMETER;
+    const std::lock_guard guard(share.callback_lock);
+    wants->fetch_or(Share::client_wants);
+    return cuptiEnableCallback(1, state->subscriber, d, cbid);
+}
+
+std::size_t share_collect_dropped() {
+    std::size_t dropped = 0;
+    if (!state || cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS || dropped == 0) return 0;
+    const std::lock_guard guard(state->lock);
+    state->aggregate->add_dropped("activity records (CUPTI buffers full)", dropped);
+    return dropped;
+}
+
+const gpuchrono_run_share_v1 share_v1{sizeof(gpuchrono_run_share_v1), share_attach, share_detach, share_enable_callback,
+                                      share_collect_dropped, reinterpret_cast<const void*>(&cuptiActivityGetNextRecord)};
+
 }  // namespace
 
 extern "C" {
@@ -629,6 +747,11 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
 // What `gpuchrono run` checks before starting a program: the CUDA major this library was built for, and where
 // the CUPTI it links lives (for NVTX_INJECTION64_PATH).
 __attribute__((visibility("default"))) int gpuchrono_inject_cuda_major(void) { return gpuchrono::toolkit::cuda_major; }
+
+// gpuchrono's library in the program looks for this (cupti/run_share_abi.hpp) before it subscribes to CUPTI itself.
+__attribute__((visibility("default"))) const gpuchrono_run_share_v1* gpuchrono_run_share(int version) {
+    return version == gpuchrono::run_share::version ? &share_v1 : nullptr;
+}
 
 __attribute__((visibility("default"))) const char* gpuchrono_inject_cupti_path(void) {
     static std::string path;
