@@ -422,6 +422,9 @@ int beside(const BesideScenario& scenario, Tally* working, int scopes = 200) {
     struct Bucket { const char* name; std::uint64_t below_ns; int readings = 0, stretched = 0, warned = 0; };
     Bucket buckets[] = {{"none", 1}, {"under 0.5 us", 500}, {"0.5-5 us", 5000}, {"5 us or more", ~std::uint64_t{0}}};
     int beyond = 0;
+    // Overlapped readings whose first record started while a neighbour kernel ran (it held SMs first, and may have
+    // delayed that start, which the reading leaves out), and the others.
+    int held_first = 0, held_first_stretched = 0, joined = 0, joined_stretched = 0;
     for (const gpuchrono::Measurement& m : readings) {
         const bool stretched = is_stretched(m, median);
         tally.add(m, stretched);
@@ -432,6 +435,12 @@ int beside(const BesideScenario& scenario, Tally* working, int scopes = 200) {
         b.stretched += stretched;
         b.warned += carries(m, gpuchrono::codes::concurrent_work_overlapped);
         beyond += !m.activities().empty() && m.duration().ns() > median + stretch_margin_ns + static_cast<double>(overlap);
+        if (overlap >= 500) {
+            const std::uint64_t first = m.activities().front().start_ns;
+            const bool held = std::any_of(spans.begin(), spans.end(), [&](const Span& o) { return o.first < first && o.second > first; });
+            (held ? held_first : joined) += 1;
+            (held ? held_first_stretched : joined_stretched) += stretched;
+        }
     }
     print_tally((scenario.name + ", " + std::to_string(scopes) + " (thread-free median " +
                  std::to_string(static_cast<long long>(median)) + " ns, p95 " +
@@ -441,7 +450,9 @@ int beside(const BesideScenario& scenario, Tally* working, int scopes = 200) {
     for (const Bucket& b : buckets)
         std::printf(" %s %d (stretched %d, concurrent-work-overlapped %d)%s", b.name, b.readings, b.stretched, b.warned,
                     &b == &buckets[3] ? "" : ";");
-    std::printf("\n    stretched by more than their overlap + %.0f ns: %d\n", stretch_margin_ns, beyond);
+    std::printf("\n    overlapped 0.5 us or more: %d whose record started inside a neighbour's kernel (stretched %d), %d "
+                "the neighbour joined (stretched %d); stretched by more than their overlap + %.0f ns: %d\n",
+                held_first, held_first_stretched, joined, joined_stretched, stretch_margin_ns, beyond);
     return beyond;
 }
 
