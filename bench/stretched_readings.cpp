@@ -5,24 +5,35 @@
 // more than 500 ns above the thread-free median, which finding each carries, where the unflagged ones sat, and
 // the idle gaps eager scopes one after another leave. Then [13]: each finding code's precision (of the readings
 // carrying it, how many are stretched) and the recall of the stretched readings (how many carry a warning-level
-// finding, how many any finding), over the [10] runs and over single scopes after the device idled.
-//   bench_stretched_readings [CSV]   CSV: one row per reading, with its stream's and device's idle time before it
+// finding, how many any finding), over the [10] runs, over single scopes after the device idled, and over single
+// scopes beside another thread's work: a one-block spin beside full-device spins (a spin waits on the clock, so
+// sharing an SM does not lengthen it), one-block and full-device FMA kernels beside full-device FMA kernels (they
+// share the SMs' issue slots), and copies beside copies (they share DRAM bandwidth), each reading's overlap with
+// the other thread's work read from that work's own records.
+//   bench_stretched_readings [--only threads|overlap] [CSV]
+//     --only threads   [10] and the rows of [13] without work beside the scopes; --only overlap: the rows with it
+//     CSV              one row per [10] reading, with its stream's and device's idle time before it
 // Not a test: it asserts nothing. Run on a GPU: bench_stretched_readings
 #include <cuda_runtime_api.h>
 
 #include "bench_timing.hpp"
 #include "device_banner.hpp"
 
+#include <contention.hpp>
 #include <spin.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -75,6 +86,39 @@ void print_tally(const char* scenario, const Tally& t) {
     }
 }
 
+using Launch = std::function<void(cudaStream_t)>;
+
+// A reading this far over the thread-free median of its work was stretched by something.
+constexpr double stretch_margin_ns = 500;
+
+bool is_stretched(const gpuchrono::Measurement& m, double thread_free_median) {
+    return m.duration().ns() > thread_free_median + stretch_margin_ns;
+}
+
+// `scopes` eager KernelPolicy scopes of `launch`, one after another on a stream of their own, nothing else
+// running: the thread-free readings, whose median is what a stretched reading of the same work is measured against.
+std::vector<gpuchrono::Measurement> thread_free_readings(const Launch& launch, int scopes = 200) {
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    cudaStream_t solo = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&solo, cudaStreamNonBlocking), "creating a stream");
+    std::vector<gpuchrono::Measurement> readings;
+    for (int i = 0; i < scopes; ++i) {
+        ScopedTimer<KernelPolicy> t(solo);
+        launch(solo);
+        readings.push_back(t.stop());
+    }
+    (void)cudaStreamDestroy(solo);
+    return readings;
+}
+
+Spread reading_spread(const std::vector<gpuchrono::Measurement>& readings) {
+    std::vector<double> ns;
+    for (const gpuchrono::Measurement& m : readings) ns.push_back(m.duration().ns());
+    return spread(ns);
+}
+
+void launch_spin_20us(cudaStream_t s) { kernels::launch_spin(Duration::from_us(20), s); }
+
 // Four threads, each timing 200 spin(20 us) with lazy stream-mode scopes on its own stream, 5 runs. A reading
 // more than 500 ns above the thread-free median was stretched by something; each must carry a finding:
 // concurrent-work-overlapped when other work ran beside it, gpu-idle-before when the device had run none of
@@ -96,15 +140,7 @@ void overlap_flags(Tally& tally, double& thread_free_median, const char* csv_pat
     const Duration d = Duration::from_us(20);
     const auto idle_code = gpuchrono::codes::gpu_idle_before;
     const auto overlap_code = gpuchrono::codes::concurrent_work_overlapped;
-    cudaStream_t solo = nullptr;
-    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&solo, cudaStreamNonBlocking), "creating a stream");
-    std::vector<gpuchrono::Measurement> solo_readings;
-    for (int i = 0; i < 200; ++i) {
-        ScopedTimer<KernelPolicy> t(solo);
-        kernels::launch_spin(d, solo);
-        solo_readings.push_back(t.stop());
-    }
-    (void)cudaStreamDestroy(solo);
+    const std::vector<gpuchrono::Measurement> solo_readings = thread_free_readings(launch_spin_20us);
     std::vector<double> alone, alone_idle, alone_busy, solo_gaps;
     for (std::size_t i = 0; i < solo_readings.size(); ++i) {
         const gpuchrono::Measurement& m = solo_readings[i];
@@ -115,7 +151,7 @@ void overlap_flags(Tally& tally, double& thread_free_median, const char* csv_pat
             solo_gaps.push_back(static_cast<double>(m.activities().front().start_ns) -
                                 static_cast<double>(solo_readings[i - 1].activities().back().end_ns));
     }
-    const double median = spread(alone).median;
+    const double median = reading_spread(solo_readings).median;
     thread_free_median = median;
     std::FILE* csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
     if (csv_path && !csv) {
@@ -206,8 +242,8 @@ void overlap_flags(Tally& tally, double& thread_free_median, const char* csv_pat
                 }
                 overlap_total += overlap;
                 idle_total += idle;
-                tally.add(m, m.duration().ns() > median + 500);
-                if (m.duration().ns() > median + 500) {
+                tally.add(m, is_stretched(m, median));
+                if (is_stretched(m, median)) {
                     ++stretched;
                     overlap_flagged += overlap;
                     idle_flagged += idle;
@@ -259,47 +295,230 @@ void after_idle(Tally& tally, double median, int scopes, int idle_ms) {
         ScopedTimer<KernelPolicy> t(s);
         kernels::launch_spin(d, s);
         const gpuchrono::Measurement m = t.stop();
-        tally.add(m, m.duration().ns() > median + 500);
+        tally.add(m, is_stretched(m, median));
     }
     (void)cudaStreamDestroy(s);
 }
 
-// Eager scopes of a one-block spin(20 us) while another thread keeps the whole device busy on its own stream
-// (spins of 64 blocks of 1024 threads per SM, back to back): where the overlap warning must be right.
-void beside_full_device(Tally& tally, double median, int scopes) {
-    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+int sm_count() {
     int sms = 0;
     GPUCHRONO_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "reading the SM count");
-    std::atomic<bool> stop{false};
-    std::thread neighbour([&] {
-        cudaStream_t n = nullptr;
-        GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&n, cudaStreamNonBlocking), "creating the neighbour's stream");
-        while (!stop.load()) {
-            kernels::launch_spin(Duration::from_us(50), n, 64u * static_cast<unsigned>(sms), 1024);
-            GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(n), "waiting for the neighbour");
+    return sms;
+}
+
+// A device buffer of `bytes`, zeroed.
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(std::size_t bytes) {
+        GPUCHRONO_CUDA_CHECK(cudaMalloc(&p_, bytes), "allocating a bench buffer");
+        GPUCHRONO_CUDA_CHECK(cudaMemset(p_, 0, bytes), "clearing a bench buffer");
+    }
+    ~DeviceBuffer() { (void)cudaFree(p_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    void* get() const { return p_; }
+    float* floats() const { return static_cast<float*>(p_); }
+
+private:
+    void* p_ = nullptr;
+};
+
+using Span = std::pair<std::uint64_t, std::uint64_t>;
+
+// Another thread's work on a stream of its own: bursts of 1 to `most_per_burst` launches, each burst inside an
+// eager KernelPolicy scope (its stop waits for the burst and flushes, so the work's own records are at hand
+// afterwards), then 0 to `most_pause` with nothing queued, until stop(). Seeded: the same bursts every run.
+class Neighbour {
+public:
+    Neighbour(Launch launch, int most_per_burst, Duration most_pause)
+        : thread_([this, launch = std::move(launch), most_per_burst, most_pause] {
+              gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+              cudaStream_t n = nullptr;
+              GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&n, cudaStreamNonBlocking), "creating the neighbour's stream");
+              std::mt19937 rng(13);
+              std::uniform_int_distribution<int> burst(1, most_per_burst);
+              std::uniform_real_distribution<double> pause(0, most_pause.ns());
+              while (!stop_.load()) {
+                  {
+                      ScopedTimer<KernelPolicy> t(series_, n);
+                      for (int i = burst(rng); i > 0; --i) launch(n);
+                  }
+                  if (most_pause.ns() > 0)
+                      std::this_thread::sleep_for(std::chrono::nanoseconds(static_cast<long long>(pause(rng))));
+              }
+              (void)cudaStreamDestroy(n);
+          }) {}
+    ~Neighbour() { stop(); }
+
+    // Stops after the burst in progress; the [start, end) of every activity the neighbour ran, sorted.
+    std::vector<Span> stop() {
+        stop_ = true;
+        if (thread_.joinable()) thread_.join();
+        std::vector<Span> spans;
+        for (const gpuchrono::Measurement& m : series_.measurements())
+            for (const gpuchrono::KernelActivity& a : m.activities()) spans.emplace_back(a.start_ns, a.end_ns);
+        std::sort(spans.begin(), spans.end());
+        return spans;
+    }
+
+private:
+    gpuchrono::Series series_{"neighbour"};
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+// How long the reading's activities ran while the neighbour's did (each instant once), from both sides' records.
+std::uint64_t hindsight_overlap_ns(const gpuchrono::Measurement& m, const std::vector<Span>& neighbour) {
+    std::vector<Span> shared;
+    for (const gpuchrono::KernelActivity& a : m.activities())
+        for (const Span& o : neighbour) {
+            const std::uint64_t lo = std::max(a.start_ns, o.first), hi = std::min(a.end_ns, o.second);
+            if (hi > lo) shared.emplace_back(lo, hi);
         }
-        (void)cudaStreamDestroy(n);
-    });
+    std::sort(shared.begin(), shared.end());
+    std::uint64_t total = 0, covered_to = 0;
+    for (const Span& i : shared) {
+        const std::uint64_t lo = std::max(i.first, covered_to);
+        if (i.second > lo) total += i.second - lo;
+        covered_to = std::max(covered_to, i.second);
+    }
+    return total;
+}
+
+struct BesideScenario {
+    std::string name;
+    Launch timed;          // the timed work: one launch per scope
+    Launch neighbour;      // one launch of the other thread's work
+    int most_per_burst;    // the neighbour's launches per burst: 1 to this
+    Duration most_pause;   // its idle time after each burst: 0 to this (0: back to back)
+};
+
+// `scopes` eager scopes of the scenario's timed work while the neighbour runs; stretched against the thread-free
+// median of the same work. Beside [13]'s row: the readings by their overlap with the neighbour (read from its
+// records), and how many were stretched by more than that overlap, which work beside them cannot do (it slows
+// the timed work only while both run).
+// `working`, when given, also counts the readings (the rows whose timed kernel does work, pooled); the return is
+// how many readings were stretched by more than their overlap.
+int beside(const BesideScenario& scenario, Tally* working, int scopes = 200) {
+    const Spread alone = reading_spread(thread_free_readings(scenario.timed));
+    const double median = alone.median;
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     cudaStream_t s = nullptr;
     GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a stream");
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    for (int i = 0; i < scopes; ++i) {
-        ScopedTimer<KernelPolicy> t(s);
-        kernels::launch_spin(Duration::from_us(20), s);
-        const gpuchrono::Measurement m = t.stop();
-        tally.add(m, m.duration().ns() > median + 500);
+    std::vector<gpuchrono::Measurement> readings;
+    std::vector<Span> spans;
+    {
+        Neighbour neighbour(scenario.neighbour, scenario.most_per_burst, scenario.most_pause);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        for (int i = 0; i < scopes; ++i) {
+            ScopedTimer<KernelPolicy> t(s);
+            scenario.timed(s);
+            readings.push_back(t.stop());
+        }
+        spans = neighbour.stop();
     }
-    stop = true;
-    neighbour.join();
     (void)cudaStreamDestroy(s);
+    Tally tally;
+    struct Bucket { const char* name; std::uint64_t below_ns; int readings = 0, stretched = 0, warned = 0; };
+    Bucket buckets[] = {{"none", 1}, {"under 0.5 us", 500}, {"0.5-5 us", 5000}, {"5 us or more", ~std::uint64_t{0}}};
+    int beyond = 0;
+    // Overlapped readings whose first record started while a neighbour kernel ran (it held SMs first, and may have
+    // delayed that start, which the reading leaves out), and the others.
+    int held_first = 0, held_first_stretched = 0, joined = 0, joined_stretched = 0;
+    for (const gpuchrono::Measurement& m : readings) {
+        const bool stretched = is_stretched(m, median);
+        tally.add(m, stretched);
+        if (working) working->add(m, stretched);
+        const std::uint64_t overlap = hindsight_overlap_ns(m, spans);
+        Bucket& b = *std::find_if(std::begin(buckets), std::end(buckets), [&](const Bucket& x) { return overlap < x.below_ns; });
+        ++b.readings;
+        b.stretched += stretched;
+        b.warned += carries(m, gpuchrono::codes::concurrent_work_overlapped);
+        beyond += !m.activities().empty() && m.duration().ns() > median + stretch_margin_ns + static_cast<double>(overlap);
+        if (overlap >= 500) {
+            const std::uint64_t first = m.activities().front().start_ns;
+            const bool held = std::any_of(spans.begin(), spans.end(), [&](const Span& o) { return o.first < first && o.second > first; });
+            (held ? held_first : joined) += 1;
+            (held ? held_first_stretched : joined_stretched) += stretched;
+        }
+    }
+    print_tally((scenario.name + ", " + std::to_string(scopes) + " (thread-free median " +
+                 std::to_string(static_cast<long long>(median)) + " ns, p95 " +
+                 std::to_string(static_cast<long long>(alone.p95)) + " ns)").c_str(),
+                tally);
+    std::printf("    by overlap with the neighbour's records:");
+    for (const Bucket& b : buckets)
+        std::printf(" %s %d (stretched %d, concurrent-work-overlapped %d)%s", b.name, b.readings, b.stretched, b.warned,
+                    &b == &buckets[3] ? "" : ";");
+    std::printf("\n    overlapped 0.5 us or more: %d whose record started inside a neighbour's kernel (stretched %d), %d "
+                "the neighbour joined (stretched %d); stretched by more than their overlap + %.0f ns: %d\n",
+                held_first, held_first_stretched, joined, joined_stretched, stretch_margin_ns, beyond);
+    return beyond;
+}
+
+// Work beside a timed scope, each where the overlap warning must be right. The SMs' share of each kernel: one
+// block of 32 or 256 threads; or 2 blocks of 512 (FMA) or 256 (copy) threads per SM, half an SM's threads, so the
+// timed kernel's blocks and the neighbour's are resident together; or half as many blocks as SMs, 1024 threads
+// each, so that the two kernels' blocks fit on separate SMs.
+void beside_other_work() {
+    const unsigned sms = static_cast<unsigned>(sm_count());
+    constexpr std::size_t copy_bytes = 64u << 20;
+    const DeviceBuffer fma_out(std::size_t{4} * sms * 1024 * sizeof(float)), neighbour_fma_out(std::size_t{4} * sms * 1024 * sizeof(float));
+    const DeviceBuffer src(copy_bytes), dst(copy_bytes), neighbour_src(copy_bytes), neighbour_dst(copy_bytes);
+    constexpr std::size_t float4s = copy_bytes / 16;
+    // Iterations: about 20 us for one block of 256 threads, 50 us for 2 x 512 threads per SM, 200 us for the
+    // neighbour's (8 FMAs an iteration, 128 a clock per SM, about 2 GHz).
+    const auto fma = [&](const DeviceBuffer& out, unsigned iterations, unsigned blocks, unsigned threads) {
+        return [&out, iterations, blocks, threads](cudaStream_t st) {
+            kernels::launch_fma_chains(out.floats(), iterations, blocks, threads, st);
+        };
+    };
+    const auto copy = [&](const DeviceBuffer& to, const DeviceBuffer& from, unsigned blocks, unsigned threads) {
+        return [&to, &from, blocks, threads](cudaStream_t st) {
+            kernels::launch_stream_copy(to.get(), from.get(), float4s, blocks, threads, st);
+        };
+    };
+    const Launch full_device_fma = fma(neighbour_fma_out, 6000, 2 * sms, 512);
+    const BesideScenario scenarios[] = {
+        {"single eager scopes of spin(20 us) beside another thread's full-device spins", launch_spin_20us,
+         [sms](cudaStream_t st) { kernels::launch_spin(Duration::from_us(50), st, 64 * sms, 1024); }, 1, Duration::from_ns(0)},
+        {"single eager scopes of a one-block FMA kernel beside another thread's full-device FMA kernels, started and "
+         "stopped",
+         fma(fma_out, 2500, 1, 256), full_device_fma, 3, Duration::from_us(300)},
+        {"single eager scopes of a full-device FMA kernel beside another thread's full-device FMA kernels, started and "
+         "stopped",
+         fma(fma_out, 1500, 2 * sms, 512), full_device_fma, 3, Duration::from_us(300)},
+        {"single eager scopes of a 64 MiB copy beside another thread's 64 MiB copies, 2 x 256 threads per SM each, "
+         "started and stopped",
+         copy(dst, src, 2 * sms, 256), copy(neighbour_dst, neighbour_src, 2 * sms, 256), 4, Duration::from_us(200)},
+        {"single eager scopes of a 64 MiB copy beside another thread's 64 MiB copies, the two on separate SMs, started "
+         "and stopped",
+         copy(dst, src, sms / 2, 1024), copy(neighbour_dst, neighbour_src, sms / 2, 1024), 4, Duration::from_us(200)},
+    };
+    Tally working;
+    int beyond = 0;
+    for (const BesideScenario& scenario : scenarios) beyond += beside(scenario, &scenario == &scenarios[0] ? nullptr : &working);
+    print_tally("the FMA and copy rows together (their timed kernels do work: sharing an SM or DRAM can lengthen them)", working);
+    std::printf("  beside other work, all %zu rows: %d of %zu readings stretched by more than their overlap + %.0f ns\n",
+                std::size(scenarios), beyond, std::size(scenarios) * 200, stretch_margin_ns);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
-    if (argc > 2) {
-        std::fprintf(stderr, "usage: bench_stretched_readings [CSV]\n");
-        return 2;
+    bool threads = true, overlap = true;
+    const char* csv = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--only" && i + 1 < argc && (argv[i + 1] == std::string_view("threads") || argv[i + 1] == std::string_view("overlap"))) {
+            threads = argv[++i] == std::string_view("threads");
+            overlap = !threads;
+        } else if (!arg.starts_with("-") && !csv) {
+            csv = argv[i];
+        } else {
+            std::fprintf(stderr, "usage: bench_stretched_readings [--only threads|overlap] [CSV]\n");
+            return 2;
+        }
     }
     if (auto why = gpuchrono::no_device_reason()) {
         std::printf("bench_stretched_readings: no CUDA device (%s); run it on a GPU machine\n", why->c_str());
@@ -316,20 +535,23 @@ int main(int argc, char** argv) try {
         // CUPTI held for these runs: the figures are those of scopes under a CuptiHold (bench_cupti_hold gives the
         // cost of a scope that sets CUPTI up itself).
         gpuchrono::CuptiHold hold;
-        overlap_flags(threads_tally, median, argc == 2 ? argv[1] : nullptr);
-        std::printf("\n[13] precision and recall per finding code; stretched: over the thread-free median (%.0f ns) + 500 ns\n", median);
-        print_tally("[10] 4 threads x 200 lazy stream-mode scopes, 5 runs", threads_tally);
-        for (const int idle_ms : {1, 10}) {
-            Tally t;
-            after_idle(t, median, 200, idle_ms);
-            const std::string name = "single eager scopes of spin(20 us), each after " + std::to_string(idle_ms) + " ms idle, 200";
-            print_tally(name.c_str(), t);
+        if (threads) overlap_flags(threads_tally, median, csv);
+        std::printf("\n[13] precision and recall per finding code; stretched: over the thread-free median of the same "
+                    "work + %.0f ns\n", stretch_margin_ns);
+        if (threads) {
+            print_tally(("[10] 4 threads x 200 lazy stream-mode scopes, 5 runs (thread-free median " +
+                         std::to_string(static_cast<long long>(median)) + " ns)").c_str(),
+                        threads_tally);
+            for (const int idle_ms : {1, 10}) {
+                Tally t;
+                after_idle(t, median, 200, idle_ms);
+                const std::string name = "single eager scopes of spin(20 us), each after " + std::to_string(idle_ms) + " ms idle, 200";
+                print_tally(name.c_str(), t);
+            }
         }
-        Tally t;
-        beside_full_device(t, median, 200);
-        print_tally("single eager scopes of spin(20 us) beside another thread's full-device spins, 200", t);
+        if (overlap) beside_other_work();
     }
-    {
+    if (threads) {
         Tally t;  // no hold: each scope sets CUPTI up and gives it back, as a lone scope in a program does
         after_idle(t, median, 100, 10);
         print_tally("single eager scopes of spin(20 us), each after 10 ms idle, no CuptiHold, 100", t);

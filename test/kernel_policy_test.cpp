@@ -131,6 +131,92 @@ BOOST_AUTO_TEST_CASE(kernels_whose_blocks_fit_on_separate_sms_run_beside_the_sco
     BOOST_TEST((gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_overlapped)->severity == gpuchrono::Severity::warning));
 }
 
+namespace {
+
+KernelActivity kernel_of(std::string name, std::uint64_t start, std::uint64_t end, std::uint32_t corr,
+                         std::uint32_t blocks, std::uint32_t stream) {
+    KernelActivity r = record(std::move(name), start, end, corr, stream);
+    r.grid[0] = blocks;
+    r.grid[1] = 1;
+    r.grid[2] = 1;
+    return r;
+}
+
+}  // namespace
+
+// Work beside a scope's lengthens its reading by at most the time both ran: the union of the overlaps, each
+// instant once however many others ran then, and none of the time before the scope's first record started.
+BOOST_AUTO_TEST_CASE(the_overlapped_time_is_the_union_of_the_overlaps_on_the_scope_s_device) {
+    const std::vector<KernelActivity> mine = {kernel_of("mine", 1000, 2000, 1, 264, 7), kernel_of("mine 2", 3000, 4000, 2, 264, 7)};
+    const std::vector<KernelActivity> others = {
+        kernel_of("a", 1500, 2500, 10, 264, 9),        // 500 with mine, then 500 in the gap
+        kernel_of("b", 1800, 3200, 11, 264, 8),        // 1800..2000 (already in a's) and 3000..3200
+        kernel_of("held the SMs first", 0, 1000, 12, 264, 9),  // ended as mine started: no overlap
+        kernel_of("other device", 1000, 4000, 13, 264, 9),
+        kernel_of("mine again", 1000, 2000, 1, 264, 7),  // one of mine (same correlation id)
+    };
+    std::vector<KernelActivity> elsewhere = others;
+    elsewhere[3].device = 1;
+    BOOST_TEST(cupti::overlapped_ns(mine, elsewhere) == 700u);  // 1500..2000 and 3000..3200
+    BOOST_TEST(cupti::overlapped_ns(mine, {}) == 0u);
+    BOOST_TEST(cupti::overlapped_ns({}, elsewhere) == 0u);
+    const std::vector<KernelActivity> before = {kernel_of("ended before", 0, 999, 14, 264, 9)};
+    BOOST_TEST(cupti::overlapped_ns(mine, before) == 0u);
+    BOOST_TEST(cupti::work_beside(mine, before, 132).overlaps.empty());
+    BOOST_TEST(!cupti::work_beside(mine, before, 132).may_stretch());
+}
+
+// The warning is kept for work that shared the scope's SMs or memory long enough to matter: a memory-bound
+// scope beside another stream's copies, a compute kernel beside a full device.
+BOOST_AUTO_TEST_CASE(work_sharing_the_sms_for_long_enough_may_stretch_the_reading) {
+    // A 50 us kernel of 2 blocks per SM beside another stream's kernels of 2 blocks per SM for 20 us of it.
+    const std::vector<KernelActivity> mine = {kernel_of("scale", 100'000, 150'000, 1, 264, 7)};
+    const std::vector<KernelActivity> neighbour = {kernel_of("copy", 80'000, 110'000, 10, 264, 9),
+                                                   kernel_of("copy", 140'000, 170'000, 11, 264, 9)};
+    const cupti::WorkBeside w = cupti::work_beside(mine, neighbour, 132);
+    BOOST_REQUIRE(w.overlaps.size() == 2u);
+    BOOST_TEST(w.overlapped_ns == 20'000u);
+    BOOST_TEST(w.busy_ns == 50'000u);
+    BOOST_TEST(!w.fits);
+    BOOST_TEST(w.may_stretch());
+    // A copy beside a one-block kernel shares its memory: the blocks alone do not make it fit.
+    KernelActivity copy = record("memcpy DtoD", 100'000, 160'000, 12, 9);
+    copy.kind = ActivityKind::memcpy;
+    const std::vector<KernelActivity> one_block = {kernel_of("one block", 100'000, 150'000, 2, 1, 7)};
+    BOOST_TEST(cupti::work_beside(one_block, std::vector<KernelActivity>{copy}, 132).may_stretch());
+    // An SM count that cannot be read: the worse is said.
+    const std::vector<KernelActivity> small = {kernel_of("small", 100'000, 150'000, 13, 1, 9)};
+    BOOST_TEST(cupti::work_beside(one_block, small, 0).may_stretch());
+}
+
+BOOST_AUTO_TEST_CASE(kernels_on_separate_sms_or_a_brief_overlap_are_work_beside_not_a_warning) {
+    const std::vector<KernelActivity> mine = {kernel_of("spin", 100'000, 120'000, 1, 1, 7)};
+    // Three other one-block kernels for all of the scope's 20 us: every block had an SM of its own.
+    const std::vector<KernelActivity> fitting = {kernel_of("a", 95'000, 125'000, 10, 1, 8),
+                                                 kernel_of("b", 99'000, 121'000, 11, 1, 9),
+                                                 kernel_of("c", 101'000, 119'000, 12, 1, 10)};
+    const cupti::WorkBeside beside = cupti::work_beside(mine, fitting, 132);
+    BOOST_TEST(beside.overlapped_ns == 20'000u);
+    BOOST_TEST(beside.fits);
+    BOOST_TEST(!beside.may_stretch());
+    BOOST_TEST(cupti::work_beside(mine, fitting, 3).may_stretch());  // 4 blocks on 3 SMs share one
+    // A full-device kernel that ended 400 ns into the scope's: it cannot have lengthened the reading by more.
+    const std::vector<KernelActivity> tail = {kernel_of("wide", 50'000, 100'400, 13, 8448, 9)};
+    const cupti::WorkBeside brief = cupti::work_beside(mine, tail, 132);
+    BOOST_TEST(brief.overlapped_ns == 400u);
+    BOOST_TEST(!brief.fits);
+    BOOST_TEST(!brief.may_stretch());
+    // At the floor it may: 500 ns, and 1% of a 20 us reading is 200 ns.
+    const std::vector<KernelActivity> at_floor = {kernel_of("wide", 50'000, 100'000 + cupti::stretch_floor_ns, 13, 8448, 9)};
+    BOOST_TEST(cupti::work_beside(mine, at_floor, 132).may_stretch());
+    // On a 10 ms kernel, 50 us beside it is under 1% of the reading: beside, not a warning.
+    const std::vector<KernelActivity> long_one = {kernel_of("long", 0, 10'000'000, 2, 264, 7)};
+    const std::vector<KernelActivity> fifty = {kernel_of("wide", 5'000'000, 5'050'000, 14, 8448, 9)};
+    BOOST_TEST(!cupti::work_beside(long_one, fifty, 132).may_stretch());
+    const std::vector<KernelActivity> two_hundred = {kernel_of("wide", 5'000'000, 5'200'000, 14, 8448, 9)};
+    BOOST_TEST(cupti::work_beside(long_one, two_hundred, 132).may_stretch());
+}
+
 BOOST_AUTO_TEST_CASE(the_store_keeps_records_that_arrive_after_stop_until_the_scope_collects) {
     cupti::ActivityStore store;
     const auto w = store.open_window(1000);

@@ -128,6 +128,50 @@ std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, s
     return out;
 }
 
+namespace {
+
+// The total length of the intersection of two sorted, disjoint interval lists.
+std::uint64_t intersection_ns(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    std::uint64_t total = 0;
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        const std::uint64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+        if (hi > lo) total += hi - lo;
+        (a[i].second < b[j].second ? i : j) += 1;
+    }
+    return total;
+}
+
+}  // namespace
+
+std::uint64_t overlapped_ns(std::span<const KernelActivity> counted, std::span<const KernelActivity> others) {
+    std::set<std::uint32_t> own;
+    std::map<int, std::vector<KernelActivity>> mine, theirs;
+    for (const KernelActivity& r : counted) {
+        own.insert(r.correlation_id);
+        mine[r.device].push_back(r);
+    }
+    for (const KernelActivity& r : others)
+        if (!own.count(r.correlation_id) && mine.count(r.device)) theirs[r.device].push_back(r);
+    std::uint64_t total = 0;
+    for (const auto& [device, records] : theirs) total += intersection_ns(merged(mine[device]), merged(records));
+    return total;
+}
+
+bool WorkBeside::may_stretch() const noexcept {
+    return !overlaps.empty() && !fits && overlapped_ns >= stretch_floor_ns &&
+           static_cast<double>(overlapped_ns) >= stretch_floor_share * static_cast<double>(busy_ns);
+}
+
+WorkBeside work_beside(std::span<const KernelActivity> counted, std::span<const KernelActivity> others, int sm_count) {
+    WorkBeside w;
+    w.overlaps = overlapping_work(counted, others);
+    if (w.overlaps.empty()) return w;
+    w.overlapped_ns = overlapped_ns(counted, others);
+    w.busy_ns = busy_ns(counted);
+    w.fits = fits_beside(counted, w.overlaps, sm_count);
+    return w;
+}
+
 std::string describe_activities(std::span<const KernelActivity> records, std::size_t limit) {
     // Grouped by (name, device, stream) in order of first appearance.
     struct Group {

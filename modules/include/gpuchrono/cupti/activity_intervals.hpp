@@ -60,6 +60,35 @@ std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, s
 // stream on an H100). `sm_count` <= 0 (unknown): false.
 bool fits_beside(std::span<const KernelActivity> counted, std::span<const Overlap> overlaps, int sm_count);
 
+// How long the scope's work ran while work of `others` ran on the same device: the union of the overlaps, so
+// work that ran beside it in several pieces, or on several streams at once, counts once. Records of `others`
+// whose correlation id is one of `counted` are ignored. Work beside the scope's can lengthen its reading by at
+// most this much: it slows the scope's work only while both run. Work that held the SMs before the scope's first
+// block started delays the start of its record, which the reading (the busy time of its records) leaves out.
+std::uint64_t overlapped_ns(std::span<const KernelActivity> counted, std::span<const KernelActivity> others);
+
+// The overlap below which work beside a scope's cannot have stretched its reading by a reading's worth: 500 ns
+// (the margin over the median by which bench_stretched_readings calls a reading stretched) and 1% of the scope's
+// busy time (a warning says the number is off by a large factor; 1% is near the run-to-run spread of a clean
+// kernel, docs/pitfalls.md). Both must be reached for a warning.
+inline constexpr std::uint64_t stretch_floor_ns = 500;
+inline constexpr double stretch_floor_share = 0.01;
+
+// What the records say about the work that ran beside a scope's.
+struct WorkBeside {
+    std::vector<Overlap> overlaps;    // overlapping_work(), largest first; empty: nothing ran beside it
+    std::uint64_t overlapped_ns = 0;  // overlapped_ns()
+    std::uint64_t busy_ns = 0;        // the scope's busy time
+    bool fits = false;                // fits_beside(): every overlapping activity a kernel on SMs of its own
+
+    // Whether it may have stretched the reading (concurrent-work-overlapped, a warning): it shared the scope's
+    // SMs or memory (not `fits`) for at least stretch_floor_ns and stretch_floor_share of the busy time.
+    // Otherwise work that ran beside it is concurrent-work-beside (info).
+    bool may_stretch() const noexcept;
+};
+
+WorkBeside work_beside(std::span<const KernelActivity> counted, std::span<const KernelActivity> others, int sm_count);
+
 // "name x3 (stream 7), other x1 (stream 9)": a compact list for a finding's message, at most `limit` names.
 std::string describe_activities(std::span<const KernelActivity> records, std::size_t limit = 4);
 

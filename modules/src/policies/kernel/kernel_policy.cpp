@@ -362,33 +362,44 @@ private:
                 if (auto f = other_processes_finding(*others)) found.push_back(std::move(*f));
         }
         if (!split.counted.empty()) {
-            const std::vector<cupti::Overlap> overlaps = cupti::overlapping_work(split.counted, others);
-            if (!overlaps.empty()) {
-                std::uint64_t longest = overlaps.front().overlap_ns;
+            const int sms = sm_count(filter_.device >= 0 ? filter_.device : device_);
+            const cupti::WorkBeside beside = cupti::work_beside(split.counted, others, sms);
+            if (!beside.overlaps.empty()) {
+                const std::vector<cupti::Overlap>& overlaps = beside.overlaps;
                 std::string list;
                 for (std::size_t i = 0; i < overlaps.size() && i < 4; ++i)
                     list += (i ? ", " : "") + overlaps[i].name + " (stream " + std::to_string(overlaps[i].stream) + ", " +
                             to_string(Duration::from_ns(static_cast<double>(overlaps[i].overlap_ns))) + " overlap)";
                 if (overlaps.size() > 4) list += " and " + std::to_string(overlaps.size() - 4) + " more";
-                // Kernels whose blocks all had SMs of their own beside the scope's leave its reading within about
-                // 1 us: said (info), not printed; work sharing SMs or memory can stretch it many times over.
-                const int sms = sm_count(filter_.device >= 0 ? filter_.device : device_);
-                if (cupti::fits_beside(split.counted, overlaps, sms))
-                    found.push_back(make_finding(codes::concurrent_work_beside,
-                                                 std::to_string(overlaps.size()) +
-                                                     " kernels of other streams ran on the device while the scope's work "
-                                                     "ran, their blocks and the scope's fitting on separate SMs (" +
-                                                     std::to_string(sms) + "): " + list,
-                                                 {{"overlapping_activities", static_cast<double>(overlaps.size())},
-                                                  {"largest_overlap_ns", static_cast<double>(longest)},
-                                                  {"sm_count", static_cast<double>(sms)}}));
-                else
+                // The number that matters first: work beside the scope's lengthens its reading by at most the time
+                // both ran.
+                const std::string how_long = "work of other streams ran beside the scope's for " +
+                                             to_string(Duration::from_ns(static_cast<double>(beside.overlapped_ns))) +
+                                             " of its " +
+                                             to_string(Duration::from_ns(static_cast<double>(beside.busy_ns)));
+                const std::vector<Evidence> evidence = {
+                    {"overlapping_activities", static_cast<double>(overlaps.size())},
+                    {"largest_overlap_ns", static_cast<double>(overlaps.front().overlap_ns)},
+                    {"overlapped_ns", static_cast<double>(beside.overlapped_ns)},
+                    {"busy_ns", static_cast<double>(beside.busy_ns)},
+                    {"sm_count", static_cast<double>(sms)}};
+                if (beside.may_stretch())
                     found.push_back(make_finding(codes::concurrent_work_overlapped,
-                                                 std::to_string(overlaps.size()) +
-                                                     " activities of other streams ran on the device while the scope's "
-                                                     "work ran, sharing its SMs and memory: " + list,
-                                                 {{"overlapping_activities", static_cast<double>(overlaps.size())},
-                                                  {"largest_overlap_ns", static_cast<double>(longest)}}));
+                                                 how_long + ", sharing its SMs or memory (more blocks than SMs "
+                                                            "together, or a copy): the reading may be up to that much "
+                                                            "longer than the work alone: " + list,
+                                                 evidence));
+                else
+                    // Kernels whose blocks all had SMs of their own left readings within about 1 us on an H100;
+                    // an overlap under the floor cannot lengthen a reading by more than itself.
+                    found.push_back(make_finding(codes::concurrent_work_beside,
+                                                 how_long + ", " +
+                                                     (beside.fits ? "their blocks and the scope's fitting on separate "
+                                                                    "SMs (" + std::to_string(sms) + ") with no copy"
+                                                                  : "too briefly to lengthen the reading by more than "
+                                                                    "that") +
+                                                     ": " + list,
+                                                 evidence));
             }
         }
         return found;
