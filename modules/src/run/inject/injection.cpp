@@ -98,14 +98,16 @@ struct State {
     std::uint32_t watched_range = 0;  // --nvtx's range id, 0: none
     // The launch callbacks serve NVTX attribution only: enabled at the first range, so a program without NVTX
     // pays for the activity records alone.
+    // A thread's first range waits until they are on, whichever thread turns them on: a second thread that pushed
+    // its range while the first was still enabling them launched unattributed (its kernels counted outside it).
     std::atomic<bool> launch_callbacks{false};
+    std::atomic<bool> launch_callbacks_on{false};
 
     // The empty kernels gpuchrono's stream-mode scopes in the program launch as marks: not the program's work.
     std::uint64_t library_marks = 0;
 
     CUpti_SubscriberHandle subscriber = nullptr;
     int wake[2] = {-1, -1};  // signal handlers and exit to the flush thread
-    int done[2] = {-1, -1};  // the flush thread back to a waiting signal handler
     std::thread flusher;
     std::atomic<bool> finished{false};
     std::mutex write_lock;
@@ -385,8 +387,13 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         case CUPTI_CBID_NVTX_nvtxRangePushW:
         case CUPTI_CBID_NVTX_nvtxRangePushEx:
         case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
-            if (!state->launch_callbacks.load(std::memory_order_relaxed) && !state->launch_callbacks.exchange(true))
-                enable_all_launch_callbacks();
+            if (!state->launch_callbacks_on.load(std::memory_order_acquire)) {
+                if (!state->launch_callbacks.exchange(true)) {
+                    enable_all_launch_callbacks();
+                    state->launch_callbacks_on.store(true, std::memory_order_release);
+                }
+                while (!state->launch_callbacks_on.load(std::memory_order_acquire)) std::this_thread::yield();
+            }
             const std::uint32_t id = state->ranges.intern(range_name_of(cbid, static_cast<const CUpti_NvtxData*>(data)));
             thread_ranges.push(id, id == state->watched_range);
             return;
@@ -491,26 +498,31 @@ void final_flush_and_write(const std::string& status_note) {
 }
 
 // Signal handlers only write a byte; the flush thread does the work (CUPTI and the file system are not
-// async-signal-safe).
+// async-signal-safe). A handler never waits for it: the signal may have interrupted a thread inside a CUDA call,
+// holding the locks the flush needs (on the H100 a SIGTERM during a launch loop then kept the flush waiting
+// until the handler gave up, and the program died without its final report). Where the signal's action was the
+// default one, the flush thread ends the process with it once the report is written; a program's own handler
+// runs at once, and the report written meanwhile says the signal came (its exit writes the final one).
 struct Chained {
     int signal;
     struct sigaction previous;
 };
 Chained chained[4] = {{SIGINT, {}}, {SIGTERM, {}}, {SIGUSR1, {}}, {SIGUSR2, {}}};
 
+bool default_action(int sig) {
+    for (const Chained& ch : chained)
+        if (ch.signal == sig) return !(ch.previous.sa_flags & SA_SIGINFO) && ch.previous.sa_handler == SIG_DFL;
+    return false;
+}
+
 void on_signal(int sig, siginfo_t* info, void* context) {
     const int saved = errno;
     const char c = sig == SIGUSR1 ? 's' : sig == SIGUSR2 ? 'p' : sig == SIGINT ? 'i' : 't';
     const bool ending = c == 'i' || c == 't';
-    if (state && ::write(state->wake[1], &c, 1) == 1 && ending) {
-        pollfd p{state->done[0], POLLIN, 0};
-        if (poll(&p, 1, 5000) == 1) {
-            char ack;
-            (void)!read(state->done[0], &ack, 1);
-        }
-    }
+    const bool told = state && !state->finished.load() && ::write(state->wake[1], &c, 1) == 1;
     errno = saved;
     if (!ending) return;
+    if (told && default_action(sig)) return;  // the flush thread ends the process after the report
     for (Chained& ch : chained) {
         if (ch.signal != sig) continue;
         if (ch.previous.sa_flags & SA_SIGINFO) {
@@ -572,10 +584,17 @@ void flush_loop() {
                 continue;
             }
             // SIGINT or SIGTERM: the report as it stands, complete unless the program's own handler goes on.
+            const int sig = c == 'i' ? SIGINT : SIGTERM;
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
             write_now(true, "", c == 'i' ? "the program received SIGINT" : "the program received SIGTERM");
-            const char ack = 'd';
-            (void)!::write(state->done[1], &ack, 1);
+            if (default_action(sig)) {
+                // What the signal would have done: this thread blocks every signal, so the process gets it anew
+                // (a thread that does not block it takes the default action, with the exit status it implies).
+                state->finished.store(true);
+                signal(sig, SIG_DFL);
+                kill(getpid(), sig);
+                break;
+            }
             continue;
         }
         // Forced: a buffer CUPTI is still filling is handed over too, so a crash loses at most this period. Not while
@@ -665,7 +684,7 @@ int initialize() {
         if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS && kind != CUPTI_ACTIVITY_KIND_OVERHEAD)
             say("cannot enable CUPTI activity kind " + std::to_string(static_cast<int>(kind)) + ": " + cupti_error(r));
     }
-    if (pipe2(state->wake, O_CLOEXEC) != 0 || pipe2(state->done, O_CLOEXEC) != 0) {
+    if (pipe2(state->wake, O_CLOEXEC) != 0) {
         say("cannot create the flush thread's pipes; the report is written at exit only");
     } else {
         install_signals();
