@@ -88,8 +88,12 @@ public:
     std::size_t queue(const LaunchFn& launch, L2Flush* flush) {
         if (!batch_ || read_) {
             batch_.reset();  // its window closes before the next opens
-            batch_ = std::make_unique<KernelBatch>(stream_);
             read_ = false;
+            try {
+                batch_ = std::make_unique<KernelBatch>(stream_);
+            } catch (const TimerError& e) {
+                throw failed(e);
+            }
         }
         if (flush) flush->enqueue(stream_);
         batch_->begin_sample(flush != nullptr);
@@ -107,13 +111,17 @@ public:
         try {
             got = &batch_->read();
         } catch (const TimerError& e) {
-            throw TimerError(std::string("gpuchrono::compare: a kernel-method sample failed: ") + e.what());
+            throw failed(e);
         }
         report_no_activity(*batch_, CallSite::at());
         return *got;
     }
 
 private:
+    static TimerError failed(const TimerError& e) {
+        return TimerError(std::string("gpuchrono::compare: a kernel-method sample failed: ") + e.what());
+    }
+
     cudaStream_t stream_;
     std::unique_ptr<KernelBatch> batch_;
     bool read_ = false;

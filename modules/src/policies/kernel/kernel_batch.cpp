@@ -12,6 +12,7 @@
 #include "cupti/activity_buffers.hpp"
 #include "cupti/cupti_session.hpp"
 #include "policies/kernel/stream_marker.hpp"
+#include "policies/kernel/timed_streams.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -68,8 +69,9 @@ KernelBatch::KernelBatch(cudaStream_t stream) : stream_(stream), device_(stream_
                              "(nothing runs until the graph is launched)");
     }
     // CUPTI cannot name the legacy default stream before it has run something: the id comes from the first mark.
-    stream_id_ = stream_ == nullptr || stream_ == cudaStreamLegacy ? stream_mode::stream_from_mark
-                                                                  : session_->stream_id(stream_);
+    const bool legacy = stream_ == nullptr || stream_ == cudaStreamLegacy;
+    stream_id_ = legacy ? stream_mode::stream_from_mark : session_->stream_id(stream_);
+    if (!legacy) add_timed_stream(device_, stream_id_);
     cupti::collect_dropped_records();  // drops before the batch are not its own
     dropped_at_start_ = session_->store().dropped();
     token_ = next_stream_marker_token();
