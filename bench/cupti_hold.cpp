@@ -7,6 +7,8 @@
 //      was given back, against scopes under a CuptiHold; and what setting up and giving back cost alone;
 //   2. a loop of 1000 scopes: one KernelPolicy reused (start/stop: the policy holds CUPTI throughout), a
 //      ScopedTimer per scope under a CuptiHold, and a ScopedTimer per scope with no hold (each sets CUPTI up);
+//      beside them, 1000 samples of one segmented batch (the kernel method's KernelBatch: one mark per sample, one
+//      wait and flush per batch), and the median reading of a scope and of a batch's sample (they should agree);
 //   3. a launch call's host time inside a scope under a hold, against one inside the first scope after a release
 //      (bench_kernel_policy [2] compares the former with CUPTI's kernel records alone, in processes of their own).
 // Not a test: it asserts nothing. Run on a GPU: bench_cupti_hold
@@ -21,6 +23,8 @@
 #include <functional>
 #include <memory>
 #include <vector>
+
+#include "policies/kernel/kernel_batch.hpp"
 
 #include <gpuchrono/cupti/hold_counts.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
@@ -94,16 +98,19 @@ void loop_of_scopes(cudaStream_t stream) {
                 "median of 11 batches\n");
     KernelPolicy::Options lazy;
     lazy.wait_at_stop = false;
+    std::vector<double> readings;  // of the last loop's scopes
     auto batches = [&](const std::function<Measurement()>& scope) {
         std::vector<double> per;
         std::vector<Measurement> pending;
         pending.reserve(1000);
+        readings.clear();
         for (int b = 0; b < 11; ++b) {
             pending.clear();
             const auto t0 = Clock::now();
             for (int i = 0; i < 1000; ++i) pending.push_back(scope());
             for (const Measurement& m : pending) (void)m.duration();
             per.push_back(ns_since(t0) / 1000);
+            for (const Measurement& m : pending) readings.push_back(m.duration().ns());
         }
         return spread(per).median;
     };
@@ -125,6 +132,26 @@ void loop_of_scopes(cudaStream_t stream) {
             return t.stop();
         });
     }
+    const double scope_reading = spread(readings).median;
+    double segmented = 0, sample_reading = 0;
+    {
+        CuptiHold hold;
+        std::vector<double> per, samples;
+        for (int b = 0; b < 11; ++b) {
+            const auto t0 = Clock::now();
+            gpuchrono::detail::KernelBatch batch(stream);
+            for (int i = 0; i < 1000; ++i) {
+                batch.begin_sample(false);
+                kernels::launch_spin(spin_length, stream);
+                batch.end_sample();
+            }
+            const std::vector<Duration>& got = batch.read();
+            per.push_back(ns_since(t0) / 1000);
+            for (const Duration d : got) samples.push_back(d.ns());
+        }
+        segmented = spread(per).median;
+        sample_reading = spread(samples).median;
+    }
     gpuchrono::release_cupti();
     const std::size_t before = gpuchrono::cupti::cupti_acquisitions();
     const double unheld = batches([&] {
@@ -138,6 +165,10 @@ void loop_of_scopes(cudaStream_t stream) {
                 held / reused);
     std::printf("  ScopedTimer per scope, no hold                    %10.0f ns  (%.3fx; %zu set-ups of CUPTI: the scopes follow within the linger)\n",
                 unheld, unheld / reused, set_ups);
+    std::printf("  host ns per sample, segmented batch (kernel method) %8.0f ns  (%.3fx; one KernelBatch of 1000 samples)\n",
+                segmented, segmented / reused);
+    std::printf("  median reading: scope under a hold %.1f ns, segmented batch's sample %.1f ns (%+.1f ns)\n",
+                scope_reading, sample_reading, sample_reading - scope_reading);
 }
 
 void launch_inside(cudaStream_t stream) {

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <limits>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -186,6 +187,55 @@ BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
     BOOST_TEST(extra_ns < 0.5 * flush_min_ns,
                "the fastest cold sample reads " << Duration::from_ns(extra_ns) << " more than the fastest warm one; the "
                                                 << "fastest flush takes " << Duration::from_ns(flush_min_ns));
+}
+
+BOOST_AUTO_TEST_CASE(kernel_method_samples_read_as_a_kernel_policy_scope_around_the_call) {
+    // The kernel method splits one batch of samples at one mark per call; each sample must read what a
+    // KernelPolicy scope around the same call reads (the CUPTI record), warm or with the L2 flush before each
+    // sample (outside it: the spin touches no memory, so a flush inside would add its whole time), and a call of
+    // two kernels the union of their records.
+    if (!gpuchrono::kernel_method_available()) {
+        BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
+        return;
+    }
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    const auto one = [](cudaStream_t st) { kernels::launch_spin(spin_length, st); };
+    const auto two = [](cudaStream_t st) {
+        kernels::launch_spin(spin_length * 0.5, st);
+        kernels::launch_spin(spin_length * 0.5, st);
+    };
+    for (const bool pair : {false, true}) {
+        using Call = std::function<void(cudaStream_t)>;
+        const Call call = pair ? Call(two) : Call(one);
+        std::vector<double> scoped;
+        {
+            gpuchrono::CuptiHold hold;
+            gpuchrono::KernelPolicy policy(stream);
+            for (int i = 0; i < 65; ++i) {
+                policy.start();
+                call(stream);
+                if (const gpuchrono::Measurement m = policy.stop(); i > 0) scoped.push_back(m.duration().ns());
+            }
+        }
+        std::sort(scoped.begin(), scoped.end());
+        const double scope_median = scoped[scoped.size() / 2];
+        for (const auto cache : {gpuchrono::CacheState::warm, gpuchrono::CacheState::cold}) {
+            gpuchrono::MeasureOptions o;
+            o.method = gpuchrono::Method::kernel;
+            o.cache = cache;
+            o.min_samples = 64;
+            o.max_time = Duration::from_ms(500);
+            const gpuchrono::Series s = gpuchrono::measure(pair ? "two spins" : "spin", stream, call, o);
+            const double diff = median_of(s).ns() - scope_median;
+            BOOST_TEST_MESSAGE((pair ? "two spins" : "one spin") << ", " << (cache == gpuchrono::CacheState::cold ? "cold" : "warm")
+                                                                 << ": kernel method median " << median_of(s) << ", scope median "
+                                                                 << Duration::from_ns(scope_median) << " (" << diff << " ns)");
+            BOOST_TEST(s.size() >= 64u);
+            BOOST_TEST(!has_finding(s, gpuchrono::codes::kernel_no_activity));
+            BOOST_TEST(std::abs(diff) <= std::max(60.0, 0.003 * scope_median),
+                       "the kernel method's median differs from a scope's by " << diff << " ns");
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_target_stops_at_the_budget_and_says_so) {

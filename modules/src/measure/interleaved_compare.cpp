@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // compare(fn_a, fn_b) on the GPU: warm-up of each side, the checks that refuse what cannot be compared, then
 // rounds of interleaved blocks queued back to back and read with one wait per round, fed to the sequential test
-// one block (one look) at a time. The timing of a sample is measure()'s: a lazy KernelPolicy scope (the kernel
-// method) or an event pair around the call (the event method), the L2 flush before it when cold, the first
-// timed call of a round queued behind an untimed one.
+// one block (one look) at a time. The timing of a sample is measure()'s: with the kernel method, the busy time of
+// the CUPTI records between two marks on the stream, the samples of both sides in a round sharing one KernelBatch
+// (one mark per sample, one wait and one CUPTI flush per round: policies/kernel/kernel_batch.hpp); with the event
+// method, an event pair around the call. The L2 flush runs before each sample when cold, outside it; the first
+// timed call of a round is queued behind an untimed one. The probe of each side, before any block, times one call
+// in a KernelPolicy scope of its own, whose findings say what the callable launched where.
 #include <gpuchrono/measure/sequential_compare.hpp>
 
 #include <gpuchrono/core/finding_catalog.hpp>
@@ -19,6 +22,7 @@
 
 #include "methods/sample_method.hpp"
 #include "gpu/lead_spin.hpp"
+#include "policies/kernel/kernel_batch.hpp"
 
 #include <algorithm>
 #include <array>
@@ -74,35 +78,70 @@ protected:
     L2Flush* flush_;
 };
 
+// The kernel method's samples of one round, both sides': one KernelBatch on the stream, begun by the round's first
+// sample and read once, by whichever side reads first; the next round's first sample begins a new one.
+class KernelRound {
+public:
+    explicit KernelRound(cudaStream_t stream) : stream_(stream) {}
+
+    // Queues one sample (the flush before it, outside it, when cold); returns its index in the round.
+    std::size_t queue(const LaunchFn& launch, L2Flush* flush) {
+        if (!batch_ || read_) {
+            batch_.reset();  // its window closes before the next opens
+            read_ = false;
+            try {
+                batch_ = std::make_unique<KernelBatch>(stream_);
+            } catch (const TimerError& e) {
+                throw failed(e);
+            }
+        }
+        if (flush) flush->enqueue(stream_);
+        batch_->begin_sample(flush != nullptr);
+        launch(stream_);
+        batch_->end_sample();
+        return batch_->samples() - 1;
+    }
+
+    // The round's samples, in the order queued; waits for them.
+    const std::vector<Duration>& read() {
+        if (!batch_) throw TimerError("gpuchrono::compare: a round read before any sample was queued (library bug)");
+        if (read_) return batch_->read();
+        read_ = true;
+        const std::vector<Duration>* got = nullptr;
+        try {
+            got = &batch_->read();
+        } catch (const TimerError& e) {
+            throw failed(e);
+        }
+        report_no_activity(*batch_, CallSite::at());
+        return *got;
+    }
+
+private:
+    static TimerError failed(const TimerError& e) {
+        return TimerError(std::string("gpuchrono::compare: a kernel-method sample failed: ") + e.what());
+    }
+
+    cudaStream_t stream_;
+    std::unique_ptr<KernelBatch> batch_;
+    bool read_ = false;
+};
+
 class KernelSide final : public SideTimer {
 public:
-    using SideTimer::SideTimer;
-    void queue() override {
-        if (flush_) flush_->enqueue(stream_);
-        KernelPolicy::Options lazy;
-        lazy.wait_at_stop = false;  // one wait and one CUPTI flush per round
-        KernelPolicy scope(stream_, lazy);
-        scope.start();
-        launch_(stream_);
-        pending_.push_back(scope.stop());
-    }
+    KernelSide(cudaStream_t stream, const LaunchFn& launch, L2Flush* flush, std::shared_ptr<KernelRound> round)
+        : SideTimer(stream, launch, flush), round_(std::move(round)) {}
+    void queue() override { queued_.push_back(round_->queue(launch_, flush_)); }
     void read(std::vector<double>& out_ns) override {
-        std::vector<Measurement> pending = std::move(pending_);
-        pending_.clear();
-        for (Measurement& m : pending) {
-            if (m.resolve() == Measurement::State::failed)
-                throw TimerError("gpuchrono::compare: a kernel-method sample failed: " + m.error());
-            out_ns.push_back(m.duration().ns());
-            last_ = std::move(m);
-        }
+        const std::vector<Duration>& round = round_->read();
+        for (const std::size_t i : queued_) out_ns.push_back(round.at(i).ns());
+        queued_.clear();
     }
-    // The findings of the last sample read (the probe's).
-    const Findings& last_findings() const { return last_->findings(); }
 
 private:
     CuptiHold hold_;  // one CUPTI set-up for every round of the comparison
-    std::vector<Measurement> pending_;
-    std::optional<Measurement> last_;
+    std::shared_ptr<KernelRound> round_;
+    std::vector<std::size_t> queued_;  // this side's samples, by index in the round
 };
 
 class EventSide final : public SideTimer {
@@ -186,26 +225,45 @@ std::string no_work_message(const std::string& label, bool other_stream, const s
            (detail_text.empty() ? "" : " (" + detail_text + ")") + "; no verdict";
 }
 
+// One call in a KernelPolicy scope of its own, queued as a sample is (the flush before it when cold): the scope's
+// findings say whether the callable launched on the stream, elsewhere, or nothing.
+Findings probe_scope(cudaStream_t stream, const LaunchFn& launch, L2Flush* flush) {
+    if (flush) flush->enqueue(stream);
+    KernelPolicy::Options lazy;
+    lazy.wait_at_stop = false;
+    KernelPolicy scope(stream, lazy);
+    scope.start();
+    launch(stream);
+    const Measurement m = scope.stop();
+    if (m.resolve() == Measurement::State::failed)
+        throw TimerError("gpuchrono::compare: a kernel-method sample failed: " + m.error());
+    return m.findings();
+}
+
 // One timed sample of each side alone, before any block: refuses a side that launches nothing, launches on
 // another stream, or cannot be timed by the method (the other side's method: both use one).
 // Returns a note for the result ("" for none).
 std::string probe(SideTimer& timer, Method method, const std::string& label, const LaunchFn& launch, bool takes_stream,
-                  cudaStream_t stream) {
+                  cudaStream_t stream, L2Flush* flush) {
     if (method == Method::event) {
         if (const std::optional<std::size_t> nodes = captured_work(launch, takes_stream, stream); nodes && *nodes == 0)
             throw std::invalid_argument(no_work_message(label, false, "a capture of one call on that stream recorded nothing"));
     }
     std::vector<double> one;
+    Findings found;
     try {
         const ScopedFindingReaction quiet(Reaction::collect);  // the probe's findings are turned into the refusal
-        timer.queue();
-        timer.read(one);
+        if (method == Method::kernel) {
+            found = probe_scope(stream, launch, flush);
+        } else {
+            timer.queue();
+            timer.read(one);
+        }
     } catch (const TimerError& e) {
         throw std::invalid_argument("gpuchrono::compare: " + label + " cannot be timed by the " + std::string(to_string(method)) +
                                     " method the other side is timed by: " + e.what() + "; no verdict");
     }
-    if (method != Method::kernel) return {};
-    for (const Finding& f : static_cast<KernelSide&>(timer).last_findings()) {
+    for (const Finding& f : found) {
         if (f.code == codes::kernel_no_activity)
             throw std::invalid_argument(no_work_message(label, f.evidence_or("elsewhere", 0.0) > 0.0, f.message));
         // Work on other streams beside some on its own: the callable's, or another thread's meanwhile (stream-mode
@@ -257,18 +315,19 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
     const WarmupRecord warm_b = warm_up(stream, device, b, warm);
 
     std::array<std::unique_ptr<SideTimer>, 2> side;
+    const auto round = method == Method::kernel ? std::make_shared<KernelRound>(stream) : nullptr;
     for (int i = 0; i < 2; ++i) {
         const LaunchFn& launch = i == 0 ? a : b;
         L2Flush* f = flush ? &*flush : nullptr;
         if (method == Method::kernel)
-            side[i] = std::make_unique<KernelSide>(stream, launch, f);
+            side[i] = std::make_unique<KernelSide>(stream, launch, f, round);
         else
             side[i] = std::make_unique<EventSide>(stream, launch, f);
     }
     std::vector<std::string> probe_notes;
     for (int i = 0; i < 2; ++i)
         if (std::string n = probe(*side[i], method, i == 0 ? label_a : label_b, i == 0 ? a : b,
-                                  i == 0 ? a_takes_stream : b_takes_stream, stream);
+                                  i == 0 ? a_takes_stream : b_takes_stream, stream, flush ? &*flush : nullptr);
             !n.empty())
             probe_notes.push_back(std::move(n));
 

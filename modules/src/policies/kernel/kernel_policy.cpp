@@ -17,6 +17,7 @@
 #include "cupti/cupti_session.hpp"
 #include "cupti/launch_subscriber.hpp"
 #include "policies/kernel/stream_marker.hpp"
+#include "policies/kernel/timed_streams.hpp"
 
 #include <gpuchrono/policies/kernel/stream_bounds.hpp>
 
@@ -53,10 +54,11 @@ int sm_count(int device) noexcept {
     return n;
 }
 
-// The (device, CUPTI stream) pairs that a stream-mode scope has timed in this process. Work launched between a
-// scope's marks on one of them is another scope's timed work, not work the user sent to the wrong stream: it is
-// not reported as kernel-activity-elsewhere (with four threads timing their own streams, every scope would
-// otherwise carry it: bench/kernel_policy [10]). Filled at construction, never emptied (a few entries).
+// The (device, CUPTI stream) pairs that a stream-mode scope or a kernel-method batch (timed_streams.hpp) has timed
+// in this process. Work launched between a scope's marks on one of them is another timer's work, not work the user
+// sent to the wrong stream: it is not reported as kernel-activity-elsewhere (with four threads timing their own
+// streams, every scope would otherwise carry it: bench/kernel_policy [10]). Filled at construction, never emptied
+// (a few entries).
 class TimedStreams {
 public:
     static TimedStreams& instance() {
@@ -76,6 +78,8 @@ private:
     mutable std::mutex mutex_;
     std::vector<std::pair<int, std::uint32_t>> timed_;
 };
+
+void add_timed_stream(int device, std::uint32_t stream) { TimedStreams::instance().add(device, stream); }
 
 // What a scope found once its records were read.
 struct KernelScopeResult {

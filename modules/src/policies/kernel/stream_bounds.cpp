@@ -3,6 +3,8 @@
 
 #include "stream_marker.hpp"
 
+#include <gpuchrono/policies/kernel/batch_segments.hpp>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -19,6 +21,7 @@ std::optional<KernelActivity> find_mark(std::span<const KernelActivity> records,
     for (const KernelActivity& r : records) {
         if (!is_stream_mark(r) || r.device != device || (stream != stream_from_mark && r.stream != stream)) continue;
         if (r.block[0] != token || r.block[1] != (stop ? 2u : 1u) || r.start_ns < not_before_ns) continue;
+        if (r.block[2] == batch_mark_z) continue;  // a batch's mark (batch_segments.hpp), whatever its token
         if (!best || r.start_ns < best->start_ns) best = &r;
     }
     if (!best) return std::nullopt;

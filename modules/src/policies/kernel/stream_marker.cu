@@ -21,4 +21,9 @@ cudaError_t launch_stream_marker(cudaStream_t stream, std::uint32_t token, bool 
                             dim3(token, stop ? 2u : 1u, 1u), nullptr, 0, stream);
 }
 
+cudaError_t launch_batch_marker(cudaStream_t stream, std::uint32_t token) noexcept {
+    return cudaLaunchKernel(reinterpret_cast<const void*>(&gpuchrono_stream_marker), dim3(1), dim3(token, 1u, 2u), nullptr, 0,
+                            stream);
+}
+
 }  // namespace gpuchrono::detail

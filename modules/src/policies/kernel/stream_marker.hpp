@@ -16,7 +16,8 @@
 
 namespace gpuchrono::detail {
 
-// Tokens run 1..stream_marker_tokens; a scope's start mark has block (token, 1, 1), its stop mark (token, 2, 1).
+// Tokens run 1..stream_marker_tokens; a scope's start mark has block (token, 1, 1), its stop mark (token, 2, 1);
+// a batch's marks share one token and have block (token, 1, 2) (x * y * z stays within 1024 threads).
 inline constexpr std::uint32_t stream_marker_tokens = 512;
 
 // A fresh token (process-wide round robin).
@@ -24,5 +25,9 @@ std::uint32_t next_stream_marker_token() noexcept;
 
 // Launches the mark on `stream`; `stop` picks the stop shape. Returns the launch's own error, never throws.
 cudaError_t launch_stream_marker(cudaStream_t stream, std::uint32_t token, bool stop) noexcept;
+
+// Launches one boundary mark of a batch of samples (batch_segments.hpp): block (token, 1, 2). Returns the launch's
+// own error, never throws.
+cudaError_t launch_batch_marker(cudaStream_t stream, std::uint32_t token) noexcept;
 
 }  // namespace gpuchrono::detail
