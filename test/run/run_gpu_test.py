@@ -49,6 +49,18 @@ def find(rows, part):
 failures = []
 
 
+def run_bounded(command, timeout=180):
+    """A recorded program that hangs is a failure, not a hung test."""
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return subprocess.CompletedProcess(command, proc.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # gpuchrono run and the program under it
+        out, err = proc.communicate()
+        return subprocess.CompletedProcess(command, -9, out, err + f"\n(killed after {timeout} s)")
+
+
 def expect(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
     if not ok:
@@ -138,11 +150,19 @@ def main():
     if has_torch:
         mlp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "run", "mlp_loop.py")
         folder = os.path.join(a.out, "torch")
-        r = subprocess.run([a.gpuchrono, "run", "-o", folder, "--", sys.executable, mlp, "50"], capture_output=True, text=True)
+        r = run_bounded([a.gpuchrono, "run", "-o", folder, "--", sys.executable, mlp, "50"])
         print(r.stderr[-3000:])
         rows = table(load(folder)) if r.returncode == 0 else {}
         calls = sum(v["calls"] or 0 for v in rows.values())
         expect(r.returncode == 0 and len(rows) >= 5 and calls >= 50 * 5, f"torch: an MLP loop's kernels recorded ({len(rows)} names, {calls} calls)")
+        # torch.profiler started inside the recorded program: it finds CUPTI taken; the program and the report go on.
+        inside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "profiler_inside_target.py")
+        folder = os.path.join(a.out, "profiler-inside")
+        r = run_bounded([a.gpuchrono, "run", "-o", folder, "--", sys.executable, inside, "200", "40", "200"])
+        print(r.stderr[-2000:])
+        adds = sum(v["calls"] or 0 for k, v in (table(load(folder)) if r.returncode == 0 else {}).items() if "add" in k.lower())
+        expect(r.returncode == 0 and "traced=" in r.stdout, f"torch.profiler inside run: the program runs to its end ({r.returncode})")
+        expect(adds == 440, f"torch.profiler inside run: the report counts all 440 adds ({adds})")
     else:
         print("skipped: torch program (PyTorch is not installed)")
     mpirun = shutil.which("mpirun")

@@ -55,25 +55,6 @@ std::string percent(double ratio) {
 
 }  // namespace
 
-const char* to_string(Method m) noexcept {
-    switch (m) {
-        case Method::automatic: return "automatic";
-        case Method::kernel: return "kernel";
-        case Method::graph: return "graph";
-        case Method::event: return "event";
-        case Method::host: return "host";
-    }
-    return "unknown";
-}
-
-const char* to_string(CacheState c) noexcept {
-    switch (c) {
-        case CacheState::warm: return "warm";
-        case CacheState::cold: return "cold";
-    }
-    return "unknown";
-}
-
 std::optional<Method> method_from_string(std::string_view text) noexcept {
     for (const Method m : {Method::automatic, Method::kernel, Method::graph, Method::event, Method::host})
         if (text == to_string(m)) return m;

@@ -109,6 +109,8 @@ struct State {
     CUpti_SubscriberHandle subscriber = nullptr;
     int wake[2] = {-1, -1};  // signal handlers and exit to the flush thread
     std::thread flusher;
+    int ending[2] = {-1, -1};  // signal handlers to the watchdog: the signal that should end the process
+    std::thread watchdog;
     std::atomic<bool> finished{false};
     std::mutex write_lock;
 };
@@ -520,6 +522,10 @@ void on_signal(int sig, siginfo_t* info, void* context) {
     const char c = sig == SIGUSR1 ? 's' : sig == SIGUSR2 ? 'p' : sig == SIGINT ? 'i' : 't';
     const bool ending = c == 'i' || c == 't';
     const bool told = state && !state->finished.load() && ::write(state->wake[1], &c, 1) == 1;
+    if (told && ending && default_action(sig)) {
+        const char s = static_cast<char>(sig);
+        (void)!::write(state->ending[1], &s, 1);
+    }
     errno = saved;
     if (!ending) return;
     if (told && default_action(sig)) return;  // the flush thread ends the process after the report
@@ -557,6 +563,22 @@ void on_fork_child() {
         sigaction(ch.signal, &ch.previous, nullptr);
     }
     state = nullptr;
+}
+
+// A signal whose default action ends the process ends it at the latest this long after it came, report written or
+// not: the flush thread may be held up inside CUPTI, and a program must not outlive a SIGTERM or a Ctrl-C.
+constexpr int ending_patience_ms = 5000;
+
+void watch_ending() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    char s = 0;
+    while (read(state->ending[0], &s, 1) != 1)
+        if (errno != EINTR) return;
+    poll(nullptr, 0, ending_patience_ms);
+    signal(s, SIG_DFL);
+    kill(getpid(), s);
 }
 
 void flush_loop() {
@@ -684,12 +706,14 @@ int initialize() {
         if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS && kind != CUPTI_ACTIVITY_KIND_OVERHEAD)
             say("cannot enable CUPTI activity kind " + std::to_string(static_cast<int>(kind)) + ": " + cupti_error(r));
     }
-    if (pipe2(state->wake, O_CLOEXEC) != 0) {
+    if (pipe2(state->wake, O_CLOEXEC) != 0 || pipe2(state->ending, O_CLOEXEC) != 0) {
         say("cannot create the flush thread's pipes; the report is written at exit only");
     } else {
         install_signals();
         pthread_atfork(nullptr, nullptr, on_fork_child);
         state->flusher = std::thread(flush_loop);
+        state->watchdog = std::thread(watch_ending);
+        state->watchdog.detach();
     }
     std::atexit(at_exit);
     return 1;
