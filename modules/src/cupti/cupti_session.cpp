@@ -9,8 +9,10 @@
 
 #include <cupti_activity.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <thread>
 
 namespace gpuchrono::cupti {
@@ -45,6 +47,11 @@ struct GiveBack {
     bool worker = false;
 };
 GiveBack& give_back = *new GiveBack;  // never destroyed: its thread may still wait at exit
+
+// Set at exit: a give-back due then is left undone (the process is ending), since it would run while static
+// objects it reaches (the metrics collector's, which the give-back releases) are being destroyed: a program that
+// exited within the linger after a measure() with metrics crashed at exit on an H100.
+std::atomic<bool> process_exiting{false};
 
 }  // namespace
 
@@ -172,6 +179,13 @@ void CuptiSession::release() noexcept {
         try {
             std::thread(&CuptiSession::give_back_after_linger).detach();
             give_back.worker = true;
+            // Registered after the first hold's static objects were made, so it runs before they are destroyed;
+            // it waits for a give-back in progress (under hold_mutex) and keeps the thread from starting another.
+            std::atexit([] {
+                process_exiting.store(true);
+                std::lock_guard exiting(hold_mutex);
+                give_back.scheduled = false;
+            });
         } catch (...) {  // no thread to wait the linger out: given back now
             give_back.scheduled = false;
             session_object->tear_down();
@@ -190,7 +204,8 @@ void CuptiSession::give_back_after_linger() noexcept {
         // A new hold unschedules it; a later release moves `due`.
         while (give_back.scheduled && std::chrono::steady_clock::now() < give_back.due)
             give_back.cv.wait_until(lock, give_back.due);
-        if (give_back.scheduled && holder_count == 0 && session_active.load()) session_object->tear_down();
+        if (give_back.scheduled && holder_count == 0 && session_active.load() && !process_exiting.load())
+            session_object->tear_down();
         give_back.scheduled = false;
     }
 }
