@@ -116,11 +116,15 @@ BOOST_AUTO_TEST_CASE(kernels_whose_blocks_fit_on_separate_sms_run_beside_the_sco
     BOOST_REQUIRE(o.size() == 2u);
     BOOST_TEST(o[0].blocks == 1u);
     BOOST_TEST(cupti::fits_beside(mine, o, 132));   // 2 + 1 + 1 blocks on 132 SMs
-    BOOST_TEST(cupti::fits_beside(mine, o, 4));     // exactly one SM each
+    BOOST_TEST(cupti::fits_beside(mine, o, 16));    // the two beside hold an eighth of 16 SMs
+    BOOST_TEST(!cupti::fits_beside(mine, o, 12));   // more than an eighth: they may take the memory's bandwidth
     BOOST_TEST(!cupti::fits_beside(mine, o, 3));    // one SM would hold two blocks
     BOOST_TEST(!cupti::fits_beside(mine, o, 0));    // unknown SM count: say the worse
     const std::vector<KernelActivity> big = {kernel("wide", 120, 180, 12, 200)};
     BOOST_TEST(!cupti::fits_beside(mine, cupti::overlapping_work(mine, big), 132));
+    // Half the SMs beside the scope's: every block has an SM of its own, but the memory is shared.
+    const std::vector<KernelActivity> half = {kernel("copy on the other half", 120, 180, 14, 66)};
+    BOOST_TEST(!cupti::fits_beside(mine, cupti::overlapping_work(mine, half), 132));
     KernelActivity copy = record("memcpy DtoD", 120, 180, 13, 9);
     copy.kind = gpuchrono::ActivityKind::memcpy;
     const std::vector<cupti::Overlap> with_copy = cupti::overlapping_work(mine, std::vector<KernelActivity>{copy});

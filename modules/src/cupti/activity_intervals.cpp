@@ -96,13 +96,14 @@ std::uint64_t grid_blocks(const KernelActivity& r) {
 
 bool fits_beside(std::span<const KernelActivity> counted, std::span<const Overlap> overlaps, int sm_count) {
     if (sm_count <= 0) return false;
-    std::uint64_t blocks = 0;
+    std::uint64_t blocks = 0, beside = 0;
     for (const KernelActivity& r : counted) blocks += grid_blocks(r);
     for (const Overlap& o : overlaps) {
         if (o.kind != ActivityKind::kernel || o.blocks == 0) return false;
-        blocks += o.blocks;
+        beside += o.blocks;
     }
-    return blocks <= static_cast<std::uint64_t>(sm_count);
+    const auto sms = static_cast<std::uint64_t>(sm_count);
+    return blocks + beside <= sms && beside <= std::max<std::uint64_t>(1, sms / most_sms_beside);
 }
 
 std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, std::span<const KernelActivity> others) {

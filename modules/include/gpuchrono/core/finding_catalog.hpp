@@ -209,12 +209,14 @@ inline constexpr FindingKind finding_kinds[] = {
      "and CUPTI versions"},
     {codes::concurrent_work_overlapped, Severity::warning, 9,
      "kernels or copies of other streams shared the scope's SMs or memory (their blocks and the scope's more than the "
-     "SMs, or a copy) while its work ran, for at least 500 ns and 1% of its busy time: the reading can be longer "
+     "SMs, kernels on more than an eighth of the SMs, or a copy) while its work ran, for at least 500 ns and 1% of "
+     "its busy time: the reading can be longer "
      "than the work alone by up to that time (110 us alone vs 1113 us beside another stream on an H100)",
      "time on an otherwise idle GPU, or synchronize the other streams before the timed scope"},
     {codes::concurrent_work_beside, Severity::info, 9,
      "kernels or copies of other streams ran on the device while the scope's work ran, but every block of the kernels "
-     "had an SM of its own and no copy ran (the reading is then the work's own within about 1 us: 4 threads of 20 us "
+     "had an SM of its own, they held at most an eighth of the SMs and no copy ran (the reading is then the work's "
+     "own within about 1 us: 4 threads of 20 us "
      "one-block spins on an H100 read 0.5-1 us longer in 12% of such readings), or they ran beside it for under "
      "500 ns or 1% of its busy time, the most that work beside a scope can lengthen its reading by",
      "nothing needed for most purposes; for the last microsecond, time on an otherwise idle GPU"},

@@ -55,9 +55,13 @@ std::vector<Overlap> overlapping_work(std::span<const KernelActivity> counted, s
 // Whether work that overlapped the scope's could have run beside it without sharing an SM: every overlapping
 // activity is a kernel (a copy or a set draws on the memory the scope's work uses), and the blocks of the scope's
 // kernels and of those kernels together are no more than the device's SMs, so each block can have an SM of its
-// own. Then the overlap costs a reading little (up to about 1 us on an H100, bench_stretched_readings [13]),
-// while work that shares SMs or memory can stretch it many times over (110 us alone vs 1113 us beside another
-// stream on an H100). `sm_count` <= 0 (unknown): false.
+// own, and the overlapping kernels hold at most 1/most_sms_beside of the SMs (one at least): SMs of their own do
+// not keep a wide neighbour off the device's memory, and on an H100 a 64 MiB copy beside another on the other
+// half of the SMs was stretched in each of the 67 readings they overlapped by 5 us or more
+// (bench_stretched_readings [13]). Then the overlap costs a reading little (up to about 1 us on an H100), while
+// work that shares SMs or memory can stretch it many times over (110 us alone vs 1113 us beside another stream
+// on an H100). `sm_count` <= 0 (unknown): false.
+inline constexpr unsigned most_sms_beside = 8;
 bool fits_beside(std::span<const KernelActivity> counted, std::span<const Overlap> overlaps, int sm_count);
 
 // How long the scope's work ran while work of `others` ran on the same device: the union of the overlaps, so

@@ -399,7 +399,8 @@ private:
                     found.push_back(make_finding(codes::concurrent_work_beside,
                                                  how_long + ", " +
                                                      (beside.fits ? "their blocks and the scope's fitting on separate "
-                                                                    "SMs (" + std::to_string(sms) + ") with no copy"
+                                                                    "SMs (" + std::to_string(sms) +
+                                                                    "), theirs on at most an eighth, with no copy"
                                                                   : "too briefly to lengthen the reading by more than "
                                                                     "that") +
                                                      ": " + list,
