@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Method::kernel: each call timed as a KernelPolicy scope around it would time it: the GPU's own lifetime of the
-// kernels (copies, sets) the call launched on the stream, from CUPTI activity records, launch overhead excluded: a
-// D-us spin reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does (bench/kernel_policy). A batch of samples
-// shares one KernelBatch (policies/kernel/kernel_batch.hpp): one mark on the stream between consecutive calls, one
-// wait and one CUPTI flush for the whole batch, its records split into samples in one pass, so a sample costs the
-// host about the user's launch and one more. Queued behind untimed work (lead_spin.hpp); with a cold cache the L2
-// flush before each sample runs between two marks that no sample spans. The method holds CUPTI for its lifetime (a
-// CuptiHold): every batch shares one set-up, and CUPTI is given back when measure() returns.
+// Method::kernel: each call timed by a KernelPolicy scope: the GPU's own lifetime of the kernels (copies,
+// sets) the call launched on the stream, from CUPTI activity records, launch overhead excluded: a D-us spin
+// reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does (bench/kernel_policy). The scopes of a batch
+// stop without waiting (wait_at_stop = false); reading the first waits for the work and flushes CUPTI's
+// buffers once for the whole batch. Queued behind untimed work (lead_spin.hpp) or the L2 flush (which is launched before
+// the scope starts and so is not one of its activities). The method holds CUPTI for its lifetime (a CuptiHold):
+// the scopes of every batch share one set-up, and CUPTI is given back when measure() returns.
 #include "sample_method.hpp"
 
 #include "gpu/lead_spin.hpp"
 
-#include "policies/kernel/kernel_batch.hpp"
-
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -37,42 +32,36 @@ public:
 
     Method method() const noexcept override { return Method::kernel; }
 
-    std::string note() const override { return "CUPTI activity records per call, split at one mark per call on the stream"; }
+    std::string note() const override { return "KernelPolicy (CUPTI activity records) per call"; }
 
     void take(std::size_t count, std::vector<Duration>& out) override {
         const cudaStream_t stream = setup_.stream;
+        pending_.clear();
+        pending_.reserve(count);
         // Untimed: the timed calls queue behind it (lead_spin.hpp).
         if (!setup_.flush) queue_lead(stream, setup_.device, setup_.per_call, [&] { setup_.launch(stream); });
-        const auto failed = [&](const TimerError& e) {
-            return TimerError("gpuchrono::measure(\"" + std::string(setup_.name) + "\"): a kernel-method sample failed: " +
-                              e.what());
-        };
-        std::optional<KernelBatch> batch;
-        try {
-            batch.emplace(stream);
-        } catch (const TimerError& e) {
-            throw failed(e);
-        }
         for (std::size_t i = 0; i < count; ++i) {
             if (setup_.flush) setup_.flush->enqueue(stream);
-            batch->begin_sample(setup_.flush != nullptr);
+            KernelPolicy::Options lazy;
+            lazy.wait_at_stop = false;  // read after the batch: one wait and one CUPTI flush for all of it
+            KernelPolicy scope(stream, lazy);
+            scope.start();
             setup_.launch(stream);
-            batch->end_sample();
+            pending_.push_back(scope.stop());
         }
         GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the measured callable");
-        const std::vector<Duration>* read = nullptr;
-        try {
-            read = &batch->read();
-        } catch (const TimerError& e) {
-            throw failed(e);
+        for (const Measurement& m : pending_) {
+            if (m.resolve() == Measurement::State::failed)
+                throw TimerError("gpuchrono::measure(\"" + std::string(setup_.name) + "\"): a kernel-method sample failed: " +
+                                 m.error());
+            out.push_back(m.duration());
         }
-        out.insert(out.end(), read->begin(), read->end());
-        report_no_activity(*batch, CallSite::at());
     }
 
 private:
-    CuptiHold hold_;  // first: it outlives the batches, whose marks need CUPTI set up
+    CuptiHold hold_;  // first: it outlives the pending scopes, whose records the last hold's end delivers
     MethodSetup setup_;
+    std::vector<Measurement> pending_;
 };
 
 }  // namespace
