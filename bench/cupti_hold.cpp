@@ -7,7 +7,7 @@
 //      was given back, against scopes under a CuptiHold; and what setting up and giving back cost alone;
 //   2. a loop of 1000 scopes: one KernelPolicy reused (start/stop: the policy holds CUPTI throughout), a
 //      ScopedTimer per scope under a CuptiHold, and a ScopedTimer per scope with no hold (each sets CUPTI up);
-//      beside them, 1000 samples of one segmented batch (the kernel method's KernelBatch: one mark per sample, one
+//      beside them, 1000 samples of one segmented batch (compare(fn_a, fn_b)'s KernelBatch: one mark per sample, one
 //      wait and flush per batch), and the median reading of a scope and of a batch's sample (they should agree);
 //   3. a launch call's host time inside a scope under a hold, against one inside the first scope after a release
 //      (bench_kernel_policy [2] compares the former with CUPTI's kernel records alone, in processes of their own).
