@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// The kernel method's batches (batch_segments.hpp): a batch's samples split by its boundary marks, on made-up
-// records: no CUPTI, no GPU. Part of the kernel_policy suite.
+// compare(fn_a, fn_b)'s kernel-method batches (batch_segments.hpp): a batch's samples split by its boundary
+// marks, on made-up records: no CUPTI, no GPU. Part of the kernel_policy suite.
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/policies/kernel/batch_segments.hpp>
@@ -13,6 +13,8 @@
 
 #include <gpuchrono/api.hpp>
 
+#include "made_up_records.hpp"
+
 using gpuchrono::KernelActivity;
 namespace stream_mode = gpuchrono::stream_mode;
 
@@ -22,15 +24,7 @@ constexpr std::uint32_t timed = 7, other = 9, graph_stream = 11, token = 42;
 
 KernelActivity work(std::string name, std::uint64_t start, std::uint64_t end, std::uint32_t correlation,
                     std::uint32_t stream = timed, std::uint32_t graph = 0) {
-    KernelActivity a;
-    a.name = std::move(name);
-    a.start_ns = start;
-    a.end_ns = end;
-    a.correlation_id = correlation;
-    a.stream = stream;
-    a.device = 0;
-    a.graph_id = graph;
-    return a;
+    return gpuchrono::test::made_up_kernel(std::move(name), start, end, correlation, stream, graph);
 }
 
 // A batch mark: block (token, 1, 2), 1 us long.

@@ -11,6 +11,8 @@
 
 #include <gpuchrono/api.hpp>
 
+#include "made_up_records.hpp"
+
 using gpuchrono::ActivityKind;
 using gpuchrono::KernelActivity;
 namespace stream_mode = gpuchrono::stream_mode;
@@ -21,15 +23,7 @@ constexpr std::uint32_t timed = 7, other = 9;
 
 KernelActivity work(std::string name, std::uint64_t start, std::uint64_t end, std::uint32_t correlation,
                     std::uint32_t stream = timed, std::uint32_t graph = 0) {
-    KernelActivity a;
-    a.name = std::move(name);
-    a.start_ns = start;
-    a.end_ns = end;
-    a.correlation_id = correlation;
-    a.stream = stream;
-    a.device = 0;
-    a.graph_id = graph;
-    return a;
+    return gpuchrono::test::made_up_kernel(std::move(name), start, end, correlation, stream, graph);
 }
 
 KernelActivity mark(std::uint32_t token, bool stop, std::uint64_t start, std::uint32_t correlation,
