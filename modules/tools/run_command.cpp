@@ -187,6 +187,13 @@ int run_main(int argc, char** argv) try {
     if (!other_tool.empty())
         say("another tool's injection library is set (CUDA_INJECTION64_PATH=" + other_tool +
             "): CUDA loads one only, so the program runs with that tool's and gpuchrono records nothing");
+    // Beside the injection: the library that names another CUPTI user of the program (cupti_watch.cpp). Without it
+    // the program runs as well, and such a tool is left to report its own refusal.
+    const fs::path watch = injection.parent_path() / "libgpuchrono_run_watch.so";
+    const bool watching = other_tool.empty() && fs::exists(watch, ec);
+    if (other_tool.empty() && !watching)
+        say(watch.string() + " is missing: a profiler the program starts itself will be refused CUPTI without "
+            "gpuchrono run naming it");
     fs::remove(report_file, ec);  // a report left by an earlier run must not pass for this one's
     std::string command;
     for (const auto& a : c.program) command += (command.empty() ? "" : " ") + a;
@@ -211,6 +218,11 @@ int run_main(int argc, char** argv) try {
         if (other_tool.empty()) {
             for (const auto& [name, value] : gpuchrono::run::options_to_environment(o)) setenv(name.c_str(), value.c_str(), 1);
             setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
+            if (watching) {
+                const char* preload = std::getenv("LD_PRELOAD");
+                const std::string list = watch.string() + (preload && *preload ? std::string(":") + preload : std::string());
+                setenv("LD_PRELOAD", list.c_str(), 1);
+            }
             if (c.nvtx && !cupti_path.empty()) setenv("NVTX_INJECTION64_PATH", cupti_path.c_str(), 0);
         }
         std::vector<char*> program;

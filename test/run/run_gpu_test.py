@@ -163,6 +163,9 @@ def main():
         adds = sum(v["calls"] or 0 for k, v in (table(load(folder)) if r.returncode == 0 else {}).items() if "add" in k.lower())
         expect(r.returncode == 0 and "traced=" in r.stdout, f"torch.profiler inside run: the program runs to its end ({r.returncode})")
         expect(adds == 440, f"torch.profiler inside run: the report counts all 440 adds ({adds})")
+        notes = load(folder)["notes"] if r.returncode == 0 else []
+        expect("asked for CUPTI's subscriber slot" in r.stderr and any(n.startswith("another CUPTI user") for n in notes),
+               f"torch.profiler inside run: run names the refused profiler on stderr and in the report ({notes})")
     else:
         print("skipped: torch program (PyTorch is not installed)")
     mpirun = shutil.which("mpirun")

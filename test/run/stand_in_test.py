@@ -63,6 +63,7 @@ def main():
     p.add_argument("--inject", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--gpuchrono", required=True)
+    p.add_argument("--watch", required=True, help="libgpuchrono_run_watch.so, which gpuchrono run preloads")
     p.add_argument("--other-cupti", help="a second stand-in CUPTI, for a gpuchrono that loads another CUPTI")
     a = p.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
@@ -113,6 +114,16 @@ def main():
     expect(r.returncode == -signal.SIGABRT, f"crash: killed by SIGABRT ({r.returncode})")
     expect(rep is not None and any(n.startswith("run status: incomplete") for n in rep["notes"]), "crash: marked incomplete")
     expect(rep is not None and rows(rep, "kernels").get("outside") == 200, "crash: the records flushed before it")
+
+    # A profiler started inside the program asks CUPTI for its subscriber: refused, named by the preloaded watch.
+    r, rep = run("profiler-inside", LD_PRELOAD=a.watch,
+                 ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+    expect(r.returncode == 0 and "answered 39" in r.stdout, f"profiler inside: its cuptiSubscribe refused, the program goes on ({r.stdout.strip()})")
+    expect("asked for CUPTI's subscriber slot" in r.stderr, f"profiler inside: named on stderr ({r.stderr.strip()[-300:]})")
+    expect(rep is not None and any(n.startswith("another CUPTI user in the program") for n in rep["notes"]),
+           "profiler inside: the report names it")
+    expect(rep is not None and rows(rep, "kernels").get("before") == 10 and rows(rep, "kernels").get("after") == 10,
+           "profiler inside: every kernel before and after it recorded")
 
     r, rep = run("held")
     expect(r.returncode == 0 and "ran to its end" in r.stdout, "another CUPTI user: the program runs untouched")

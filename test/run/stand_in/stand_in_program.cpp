@@ -7,8 +7,12 @@
 //   MODE: exit (exit(3)), dropped, sigterm, sigint-handled, crash, held (another CUPTI user), fork,
 //         window (kernels "before", then SIGUSR1, "inside", SIGUSR2, "after", at the stand-in's real clock),
 //         timed ("early" kernels, 400 ms later "late" ones, for --delay and --duration),
-//         shared, shared-churn, shared-other-cupti (the program's own gpuchrono scopes: shared_scopes.hpp)
+//         shared, shared-churn, shared-other-cupti (the program's own gpuchrono scopes: shared_scopes.hpp),
+//         profiler-inside (10 kernels, then a cuptiSubscribe of the program's own, as a profiler started inside
+//         it makes, then 10 more: run under LD_PRELOAD of libgpuchrono_run_watch.so)
 #include "shared_scopes.hpp"
+
+#include <cupti.h>
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -120,6 +124,17 @@ int main(int argc, char** argv) {
     if (mode == "shared") return shared_scopes(cupti, kernel, clock_ns.load()) == 0 ? 0 : 1;
     if (mode == "shared-churn") return shared_churn(kernel, clock_ns.load()) == 0 ? 0 : 1;
     if (mode == "shared-other-cupti") return shared_other_cupti(kernel, clock_ns.load()) == 0 ? 0 : 1;
+    if (mode == "profiler-inside") {
+        for (int i = 0; i < 10; ++i) launch_now("before");
+        // Through the global scope, as a library linked against CUPTI calls it (the preloaded watch comes first).
+        using Subscribe = CUptiResult (*)(CUpti_SubscriberHandle*, CUpti_CallbackFunc, void*);
+        const auto subscribe = reinterpret_cast<Subscribe>(dlsym(RTLD_DEFAULT, "cuptiSubscribe"));
+        CUpti_SubscriberHandle mine = nullptr;
+        const CUptiResult r = subscribe ? subscribe(&mine, nullptr, nullptr) : CUPTI_ERROR_UNKNOWN;
+        std::printf("stand_in_program: its own cuptiSubscribe answered %d\n", static_cast<int>(r));
+        for (int i = 0; i < 10; ++i) launch_now("after");
+        return r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? 0 : 1;
+    }
     if (mode == "timed") {
         for (int i = 0; i < 10; ++i) launch_now("early");
         pause_ms(400);

@@ -47,6 +47,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <algorithm>
 #include <mutex>
 #include <regex>
 #include <string>
@@ -105,6 +106,11 @@ struct State {
 
     // The empty kernels gpuchrono's stream-mode scopes in the program launch as marks: not the program's work.
     std::uint64_t library_marks = 0;
+
+    // Other CUPTI users of the program refused the subscriber slot while the injection held it, named by their
+    // library, with how often each asked (libgpuchrono_run_watch.so tells; under other_users_lock).
+    std::mutex other_users_lock;
+    std::vector<std::pair<std::string, std::uint64_t>> other_users;
 
     CUpti_SubscriberHandle subscriber = nullptr;
     int wake[2] = {-1, -1};  // signal handlers and exit to the flush thread
@@ -451,6 +457,13 @@ void write_now(bool final, const std::string& status_note, const std::string& en
         info.identities = state->identities;
         if (final) info.trace = state->trace;
         info.trace_left_out = state->trace_left_out;
+        {
+            const std::lock_guard users(state->other_users_lock);
+            for (const auto& [who, times] : state->other_users)
+                info.notes.push_back("another CUPTI user in the program, " + who + ", asked for the subscription gpuchrono "
+                                     "run held (" + std::to_string(times) + (times == 1 ? " time" : " times") +
+                                     ") and was refused: its own profile has no GPU activity, this report misses nothing");
+        }
         if (state->library_marks > 0)
             info.notes.push_back(std::to_string(state->library_marks) + " " + gpuchrono::detail::stream_marker_name +
                                  " kernels (the marks of gpuchrono KernelPolicy scopes in the program) left out of the tables");
@@ -790,6 +803,31 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
 // What `gpuchrono run` checks before starting a program: the CUDA major this library was built for, and where
 // the CUPTI it links lives (for NVTX_INJECTION64_PATH).
 __attribute__((visibility("default"))) int gpuchrono_inject_cuda_major(void) { return gpuchrono::toolkit::cuda_major; }
+
+// libgpuchrono_run_watch.so calls this when a cuptiSubscribe of the program's was refused (run/watch/cupti_watch.cpp).
+__attribute__((visibility("default"))) void gpuchrono_run_other_cupti_user(const char* who) {
+    if (!state || !state->subscriber || state->finished.load() || !who) return;  // not recording, or its own refusal
+    try {
+        bool first = false;
+        {
+            const std::lock_guard users(state->other_users_lock);
+            auto it = std::find_if(state->other_users.begin(), state->other_users.end(),
+                                   [&](const auto& u) { return u.first == who; });
+            first = it == state->other_users.end();
+            if (first)
+                state->other_users.emplace_back(who, 1);
+            else
+                ++it->second;
+        }
+        if (first)
+            say(std::string(who) + " asked for CUPTI's subscriber slot, which gpuchrono run holds in this process, and "
+                "was refused: that profiler (torch.profiler, Nsight Systems, a tool's own cuptiSubscribe) records no GPU "
+                "activity here, while the program runs on and gpuchrono run's report stays complete; record the "
+                "program with one tool or the other");
+    } catch (...) {
+        // Out of memory while naming it: the refusal stands, unnamed.
+    }
+}
 
 // gpuchrono's library in the program looks for this (cupti/run_share_abi.hpp) before it subscribes to CUPTI itself.
 __attribute__((visibility("default"))) const gpuchrono_run_share_v1* gpuchrono_run_share(int version) {
