@@ -19,6 +19,8 @@
 
 #include <gpuchrono/api.hpp>
 
+#include "made_up_records.hpp"
+
 using gpuchrono::KernelActivity;
 namespace idle = gpuchrono::idle_gap;
 namespace cupti = gpuchrono::cupti;
@@ -30,13 +32,7 @@ constexpr std::uint64_t since = 1'000'000;  // when CUPTI's records began
 constexpr std::uint64_t t = 10'000'000;     // the scope's first activity starts here
 
 KernelActivity work(std::string name, std::uint64_t start, std::uint64_t end, std::uint32_t stream = 7, int device = 0) {
-    KernelActivity a;
-    a.name = std::move(name);
-    a.start_ns = start;
-    a.end_ns = end;
-    a.stream = stream;
-    a.device = device;
-    return a;
+    return gpuchrono::test::made_up_kernel(std::move(name), start, end, 0, stream, 0, device);
 }
 
 KernelActivity mark(std::uint64_t start, std::uint64_t end, std::uint32_t stream = 7, int device = 0) {
