@@ -9,6 +9,8 @@
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/text_report.hpp>
 
+#include "made_up_records.hpp"
+
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -24,15 +26,7 @@ namespace {
 
 KernelActivity record(std::string name, std::uint64_t start, std::uint64_t end, std::uint32_t correlation,
                       std::uint32_t stream = 7, int device = 0) {
-    KernelActivity a;
-    a.kind = ActivityKind::kernel;
-    a.name = std::move(name);
-    a.start_ns = start;
-    a.end_ns = end;
-    a.correlation_id = correlation;
-    a.stream = stream;
-    a.device = device;
-    return a;
+    return gpuchrono::test::made_up_kernel(std::move(name), start, end, correlation, stream, 0, device);
 }
 
 }  // namespace

@@ -390,8 +390,9 @@ private:
                 if (beside.may_stretch())
                     found.push_back(make_finding(codes::concurrent_work_overlapped,
                                                  how_long + ", sharing its SMs or memory (more blocks than SMs "
-                                                            "together, or a copy): the reading may be up to that much "
-                                                            "longer than the work alone: " + list,
+                                                            "together, kernels on more than an eighth of the SMs, or "
+                                                            "a copy): the reading may be up to that much longer than "
+                                                            "the work alone: " + list,
                                                  evidence));
                 else
                     // Kernels whose blocks all had SMs of their own left readings within about 1 us on an H100;
