@@ -309,7 +309,7 @@ void CuptiSession::tear_down() noexcept {
         const std::lock_guard turn(flushing_);
         flushes_.fetch_add(1, std::memory_order_release);
         flush_between_launches(
-            [&] { (void)lib_.activity_flush_all(shared ? 0 : CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
+            [&] { (void)flush_all_activity(lib_, shared ? 0 : CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
     } catch (...) {
     }
     collect_dropped_records();
@@ -349,7 +349,7 @@ void CuptiSession::flush() {
     if (flushes_.load(std::memory_order_relaxed) > begun_before) return;
     flushes_.fetch_add(1, std::memory_order_release);
     CUptiResult r = CUPTI_SUCCESS;
-    flush_between_launches([&] { r = lib_.activity_flush_all(0); });
+    flush_between_launches([&] { r = flush_all_activity(lib_, 0); });
     if (r != CUPTI_SUCCESS) {
         flushes_.fetch_sub(1, std::memory_order_release);  // it delivered nothing: whoever waited must flush
         throw TimerError("gpuchrono: cuptiActivityFlushAll failed: " + lib_.describe(r) +

@@ -101,6 +101,11 @@ void detach_from_run() noexcept {
 
 bool sharing_run() noexcept { return attached.load() != nullptr; }
 
+CUptiResult flush_all_activity(const CuptiLibrary& lib, std::uint32_t flags) noexcept {
+    if (const gpuchrono_run_share_v1* share = attached.load()) return static_cast<CUptiResult>(share->flush_all(flags));
+    return lib.activity_flush_all(flags);
+}
+
 std::size_t run_collect_dropped() noexcept {
     const gpuchrono_run_share_v1* share = attached.load();
     return share ? share->collect_dropped() : 0;

@@ -34,6 +34,10 @@ void detach_from_run() noexcept;
 // Whether gpuchrono's hold shares the injection's subscription now.
 bool sharing_run() noexcept;
 
+// cuptiActivityFlushAll(flags); while attached, through the injection, which makes its own flushes take turns with
+// it: a flush beside the injection's flush thread could return before that thread's buffers were delivered.
+CUptiResult flush_all_activity(const CuptiLibrary& lib, std::uint32_t flags) noexcept;
+
 // CUPTI's count of records dropped outside any buffer, read through the injection (which reports it too).
 std::size_t run_collect_dropped() noexcept;
 

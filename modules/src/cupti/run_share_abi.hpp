@@ -49,6 +49,9 @@ struct gpuchrono_run_share_v1 {
     // cuptiActivityGetNextRecord of the CUPTI the injection records with: a client that loaded another CUPTI (of
     // another CUDA major, or another copy) would misread the buffers, and must not attach.
     const void* cupti_get_next_record;
+    // cuptiActivityFlushAll(flags), taking turns with the injection's own flushes: a flush that ran beside another
+    // thread's could return before the buffers that one took were delivered.
+    int (*flush_all)(std::uint32_t flags);
 };
 
 // The injection's entry point: the interface of that version, or nullptr if it has none.
