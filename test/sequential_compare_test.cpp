@@ -6,6 +6,7 @@
 // measure-A-then-B comparison fares under the same drift. Plus the verdict rule and the options' refusals.
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/confidence_sequence.hpp>
+#include <gpuchrono/measure/round_plan.hpp>
 #include <gpuchrono/measure/sequential_compare.hpp>
 #include <gpuchrono/measure/sequential_test.hpp>
 
@@ -289,6 +290,63 @@ BOOST_AUTO_TEST_CASE(power_curve) {
         if (change == 0.0) BOOST_TEST(r.slower <= 0.01);
         if (change >= 0.005) BOOST_TEST(r.slower >= 0.95);
     }
+}
+
+// compare(fn_a, fn_b)'s rounds (round_plan.hpp): the pilot, then rounds planned from the test's estimate. Over 300
+// runs each of A/A and of a change at the threshold, on both kernels, the blocks queued past the verdicts (run
+// for nothing) are at most a fifth of the blocks the verdicts needed, in at most 5 rounds for 95% of the runs,
+// with each round between 4 blocks and the most allowed.
+BOOST_AUTO_TEST_CASE(rounds_planned_from_the_estimate_queue_little_past_the_verdict) {
+    for (const auto& [k, t] : {std::pair{memory_kernel, 0.005}, std::pair{spin_kernel, 0.001}}) {
+        for (const double change : {0.0, t}) {
+            std::mt19937_64 rng(19);
+            std::size_t decided = 0, queued = 0;
+            std::vector<std::size_t> rounds;
+            for (int run = 0; run < 300; ++run) {
+                SequentialTest test(SequentialTestOptions{t, 0.99, 16});
+                std::size_t per_round = 16, n_rounds = 0;
+                const std::size_t most = 125;
+                while (!test.decided() && test.blocks() < 4000) {
+                    ++n_rounds;
+                    queued += per_round;
+                    for (std::size_t b = 0; b < per_round && !test.decided(); ++b) {
+                        const double a[2] = {sample(rng, k, 0.0, {}, 0), sample(rng, k, 0.0, {}, 0)};
+                        const double bb[2] = {sample(rng, k, change, {}, 0), sample(rng, k, change, {}, 0)};
+                        test.add_block(a, bb);
+                    }
+                    per_round = gpuchrono::detail::next_round_blocks(test, most);
+                    if (!test.decided()) BOOST_TEST((per_round >= 4u && per_round <= most));
+                }
+                BOOST_TEST(test.blocks_to_decide() == 0.0);
+                decided += test.blocks();
+                rounds.push_back(n_rounds);
+            }
+            std::sort(rounds.begin(), rounds.end());
+            BOOST_TEST_MESSAGE("change " << change * 100 << "%: " << queued << " blocks queued for " << decided
+                                         << " the verdicts needed; 95th percentile of rounds " << rounds[285]);
+            BOOST_TEST(static_cast<double>(queued) <= 1.2 * static_cast<double>(decided));
+            BOOST_TEST(rounds[285] <= 5u);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(blocks_to_decide_counts_the_pilot_then_estimates) {
+    SequentialTest test(SequentialTestOptions{0.005, 0.99, 16});
+    BOOST_TEST(test.blocks_to_decide() == 16.0);
+    std::mt19937_64 rng(20);
+    for (int b = 0; b < 10; ++b) {
+        const double a[2] = {sample(rng, memory_kernel, 0, {}, 0), sample(rng, memory_kernel, 0, {}, 0)};
+        test.add_block(a, a);
+    }
+    BOOST_TEST(test.blocks_to_decide() == 6.0);
+    // Past the pilot the estimate is finite until the verdict, then 0.
+    while (!test.decided()) {
+        const double a[2] = {sample(rng, memory_kernel, 0, {}, 0), sample(rng, memory_kernel, 0, {}, 0)};
+        const double b[2] = {sample(rng, memory_kernel, 0, {}, 0), sample(rng, memory_kernel, 0, {}, 0)};
+        if (test.blocks() >= 16) BOOST_TEST((test.blocks_to_decide() >= 0.0 && std::isfinite(test.blocks_to_decide())));
+        test.add_block(a, b);
+    }
+    BOOST_TEST(test.blocks_to_decide() == 0.0);
 }
 
 // Drift during the comparison: +3% linear and a +2% step half way (a neighbour arriving), A/A. Interleaved

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -52,6 +53,13 @@ void BernsteinSequence::add(double x) {
     const double scale = 2.0 * range_;
     low_ = std::max(low_, (centre_y - half_y) * scale - range_);
     high_ = std::min(high_, (centre_y + half_y) * scale - range_);
+}
+
+double BernsteinSequence::looks_for_half_width(double range, double alpha, double half_width) noexcept {
+    // Half-width on the scale of the observations: 2 range (log(2 / alpha) + sum v psi) / sum lambda, with every
+    // bet at the cap and sum v psi small beside log(2 / alpha).
+    if (!(half_width > 0.0)) return std::numeric_limits<double>::infinity();
+    return 2.0 * range * std::log(2.0 / alpha) / (lambda_cap * half_width);
 }
 
 double BernsteinSequence::centre() const noexcept {

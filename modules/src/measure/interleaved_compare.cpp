@@ -13,8 +13,10 @@
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream_state.hpp>
 #include <gpuchrono/gpu/l2_flush.hpp>
+#include <gpuchrono/measure/round_plan.hpp>
 #include <gpuchrono/measure/warmup.hpp>
 #include <gpuchrono/core/nvtx_range.hpp>
 #include <gpuchrono/cupti/cupti_hold.hpp>
@@ -39,10 +41,8 @@ namespace gpuchrono::detail {
 
 namespace {
 
-// A round's blocks are queued back to back and read with one wait (and, with the kernel method, one CUPTI
-// flush, 0.05-2.4 ms on an H100): the first round is the pilot, and each next one half as large again as the
-// last, within about 10 ms of GPU work (as measure()'s batches). Growing by half keeps a comparison to a handful
-// of waits; the blocks of a round after the deciding one are the price.
+// The first round is the pilot; the rounds after it are planned by round_plan.hpp, within about 10 ms of GPU
+// work (as measure()'s batches).
 constexpr std::size_t first_round_blocks = 16;
 constexpr Duration round_budget = Duration::from_ms(10);
 
@@ -225,44 +225,15 @@ std::string no_work_message(const std::string& label, bool other_stream, const s
            (detail_text.empty() ? "" : " (" + detail_text + ")") + "; no verdict";
 }
 
-// One call in a KernelPolicy scope of its own, queued as a sample is (the flush before it when cold): the scope's
-// findings say whether the callable launched on the stream, elsewhere, or nothing.
-Findings probe_scope(cudaStream_t stream, const LaunchFn& launch, L2Flush* flush) {
-    if (flush) flush->enqueue(stream);
-    KernelPolicy::Options lazy;
-    lazy.wait_at_stop = false;
-    KernelPolicy scope(stream, lazy);
-    scope.start();
-    launch(stream);
-    const Measurement m = scope.stop();
-    if (m.resolve() == Measurement::State::failed)
-        throw TimerError("gpuchrono::compare: a kernel-method sample failed: " + m.error());
-    return m.findings();
+// The refusal of a side that cannot be timed by the method the other side is timed by.
+std::invalid_argument untimeable(const std::string& label, Method method, const TimerError& e) {
+    return std::invalid_argument("gpuchrono::compare: " + label + " cannot be timed by the " + std::string(to_string(method)) +
+                                 " method the other side is timed by: " + e.what() + "; no verdict");
 }
 
-// One timed sample of each side alone, before any block: refuses a side that launches nothing, launches on
-// another stream, or cannot be timed by the method (the other side's method: both use one).
-// Returns a note for the result ("" for none).
-std::string probe(SideTimer& timer, Method method, const std::string& label, const LaunchFn& launch, bool takes_stream,
-                  cudaStream_t stream, L2Flush* flush) {
-    if (method == Method::event) {
-        if (const std::optional<std::size_t> nodes = captured_work(launch, takes_stream, stream); nodes && *nodes == 0)
-            throw std::invalid_argument(no_work_message(label, false, "a capture of one call on that stream recorded nothing"));
-    }
-    std::vector<double> one;
-    Findings found;
-    try {
-        const ScopedFindingReaction quiet(Reaction::collect);  // the probe's findings are turned into the refusal
-        if (method == Method::kernel) {
-            found = probe_scope(stream, launch, flush);
-        } else {
-            timer.queue();
-            timer.read(one);
-        }
-    } catch (const TimerError& e) {
-        throw std::invalid_argument("gpuchrono::compare: " + label + " cannot be timed by the " + std::string(to_string(method)) +
-                                    " method the other side is timed by: " + e.what() + "; no verdict");
-    }
+// What a side's probe found: refuses a side that launched nothing or only on another stream; returns a note for
+// the result ("" for none).
+std::string judge_probe(const Findings& found, const std::string& label) {
     for (const Finding& f : found) {
         if (f.code == codes::kernel_no_activity)
             throw std::invalid_argument(no_work_message(label, f.evidence_or("elsewhere", 0.0) > 0.0, f.message));
@@ -273,6 +244,65 @@ std::string probe(SideTimer& timer, Method method, const std::string& label, con
                    "): if the callable launches it, that work is not timed";
     }
     return {};
+}
+
+struct ProbedSide {
+    const std::string& label;
+    const LaunchFn& launch;
+    bool takes_stream;
+    SideTimer& timer;
+};
+
+// One timed sample of each side alone, before any block: refuses a side that launches nothing, launches on
+// another stream, or cannot be timed by the method (the other side's method: both use one). With the kernel
+// method each is one call in a lazy KernelPolicy scope of its own, queued as a sample is (the flush before it
+// when cold), whose findings say whether the callable launched on the stream, elsewhere, or nothing: both are
+// queued before either is read, so the two cost one wait and one CUPTI flush. Returns the notes for the result.
+std::vector<std::string> probe(const std::array<ProbedSide, 2>& sides, Method method, cudaStream_t stream, L2Flush* flush) {
+    const ScopedFindingReaction quiet(Reaction::collect);  // the probes' findings are turned into the refusals
+    std::vector<std::string> notes;
+    const auto add = [&](std::string note) {
+        if (!note.empty()) notes.push_back(std::move(note));
+    };
+    if (method == Method::kernel) {
+        std::vector<Measurement> queued;
+        for (const ProbedSide& side : sides) {
+            try {
+                if (flush) flush->enqueue(stream);
+                KernelPolicy::Options lazy;
+                lazy.wait_at_stop = false;
+                KernelPolicy scope(stream, lazy);
+                scope.start();
+                side.launch(stream);
+                queued.push_back(scope.stop());
+            } catch (const TimerError& e) {
+                throw untimeable(side.label, method, e);
+            }
+        }
+        for (std::size_t i = 0; i < sides.size(); ++i) {
+            try {
+                if (queued[i].resolve() == Measurement::State::failed)
+                    throw TimerError("gpuchrono::compare: a kernel-method sample failed: " + queued[i].error());
+            } catch (const TimerError& e) {
+                throw untimeable(sides[i].label, method, e);
+            }
+            add(judge_probe(queued[i].findings(), sides[i].label));
+        }
+        return notes;
+    }
+    for (const ProbedSide& side : sides) {
+        if (const std::optional<std::size_t> nodes = captured_work(side.launch, side.takes_stream, stream); nodes && *nodes == 0)
+            throw std::invalid_argument(
+                no_work_message(side.label, false, "a capture of one call on that stream recorded nothing"));
+        std::vector<double> one;
+        try {
+            side.timer.queue();
+            side.timer.read(one);
+        } catch (const TimerError& e) {
+            throw untimeable(side.label, method, e);
+        }
+    }
+    return notes;
 }
 
 SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const LaunchFn& raw_b, bool b_takes_stream,
@@ -312,7 +342,9 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
     warm.warmup_min_time = options.warmup_min_time;
     warm.warmup_max_time = options.warmup_max_time;
     const WarmupRecord warm_a = warm_up(stream, device, a, warm);
-    const WarmupRecord warm_b = warm_up(stream, device, b, warm);
+    // B on the clock A brought up: its first call and one slice, not the slices that bring the clock up again.
+    const std::optional<GpuState> after_a = warm_a.clock_steady ? std::optional(read_gpu_state(device)) : std::nullopt;
+    const WarmupRecord warm_b = warm_up(stream, device, b, warm, after_a ? &*after_a : nullptr);
 
     std::array<std::unique_ptr<SideTimer>, 2> side;
     const auto round = method == Method::kernel ? std::make_shared<KernelRound>(stream) : nullptr;
@@ -324,12 +356,9 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
         else
             side[i] = std::make_unique<EventSide>(stream, launch, f);
     }
-    std::vector<std::string> probe_notes;
-    for (int i = 0; i < 2; ++i)
-        if (std::string n = probe(*side[i], method, i == 0 ? label_a : label_b, i == 0 ? a : b,
-                                  i == 0 ? a_takes_stream : b_takes_stream, stream, flush ? &*flush : nullptr);
-            !n.empty())
-            probe_notes.push_back(std::move(n));
+    const std::vector<std::string> probe_notes =
+        probe({ProbedSide{label_a, a, a_takes_stream, *side[0]}, ProbedSide{label_b, b, b_takes_stream, *side[1]}}, method,
+              stream, flush ? &*flush : nullptr);
 
     SequentialTest test({options.threshold, options.confidence, options.pilot_blocks});
     std::mt19937_64 rng(options.seed ? options.seed : std::random_device{}());
@@ -360,7 +389,7 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
         side[1]->read(got_b);
         for (std::size_t k = 0; k < per_round; ++k)
             if (test.add_block(std::span(got_a).subspan(2 * k, 2), std::span(got_b).subspan(2 * k, 2))) break;
-        per_round = std::min(most_per_round, std::max(per_round + 1, per_round + per_round / 2));
+        per_round = next_round_blocks(test, most_per_round);
     }
     const auto ended = std::chrono::steady_clock::now();
 

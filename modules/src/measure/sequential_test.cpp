@@ -94,6 +94,21 @@ double SequentialTest::change_high() const noexcept {
     return cs_ && cs_->count() ? std::expm1(cs_->high()) : std::numeric_limits<double>::infinity();
 }
 
+double SequentialTest::blocks_to_decide() const noexcept {
+    if (verdict_) return 0.0;
+    if (!cs_) return static_cast<double>(options_.pilot_blocks - d_.size());
+    // On the log scale the sequence works on: the centre, the half-width needed to end on either side of 0
+    // (|centre|) or inside the band (band - |centre|), whichever is wider, and the half-width now.
+    const bool looked = cs_->count() > 0;
+    const double centre = looked ? (cs_->low() + cs_->high()) / 2.0 : median_of(d_);
+    const double band = std::log1p(options_.threshold);
+    const double needed = std::max(std::abs(centre), band - std::abs(centre));
+    if (!looked) return BernsteinSequence::looks_for_half_width(cs_->range(), cs_->alpha(), needed);
+    const double now = (cs_->high() - cs_->low()) / 2.0;
+    const double n = static_cast<double>(cs_->count());
+    return std::max(0.0, n * now / needed - n);
+}
+
 double SequentialTest::drift(const std::vector<double>& y) noexcept {
     const std::size_t n = y.size();
     if (n < 2) return 0.0;

@@ -57,7 +57,8 @@ bool per_call_steady(Duration before, Duration now) noexcept {
     return std::fabs(now.ns() - before.ns()) <= steady_tolerance * before.ns();
 }
 
-WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& launch, const MeasureOptions& options) {
+WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& launch, const MeasureOptions& options,
+                     const GpuState* steady_before) {
     WarmupRecord r;
     const auto began = std::chrono::steady_clock::now();
 
@@ -70,6 +71,7 @@ WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& la
 
     EventPair events;
     std::optional<GpuState> previous_state;
+    if (steady_before && steady_before->nvml_loaded) previous_state = *steady_before;
     Duration previous_per_call{};
     // A call as long as a slice is a slice's worth of load by itself: the state after the first call is then the
     // one the first slice is compared with, so a call of milliseconds warms up in two calls, not three (each is

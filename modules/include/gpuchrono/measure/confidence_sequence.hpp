@@ -39,6 +39,11 @@ public:
     // The bet-weighted mean the interval is centred on (0 before the first observation).
     double centre() const noexcept;
 
+    // About how many observations a sequence of this range and alpha needs before its half-width is down to
+    // `half_width`, when the observations vary little against the range (the bets then sit at their cap, and the
+    // width falls as 1/n). A plan for how much work to queue, never part of the interval.
+    static double looks_for_half_width(double range, double alpha, double half_width) noexcept;
+
 private:
     double range_, alpha_, log_term_;
     std::size_t n_ = 0, clipped_ = 0;

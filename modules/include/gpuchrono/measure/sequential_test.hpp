@@ -60,6 +60,12 @@ public:
     double change_low() const noexcept;
     double change_high() const noexcept;
 
+    // About how many more blocks before a verdict, were the change what the blocks so far say: the rest of the
+    // pilot while in it; after it, the blocks that would narrow the interval to the nearer of its two ends (above
+    // or below 0 by the change estimated, or inside the band), its width falling as 1/n (the bets at their cap,
+    // as GPU samples keep them). A plan for how much work to queue next, never part of the verdict; 0 once decided.
+    double blocks_to_decide() const noexcept;
+
     // Each side's trend across the blocks: the least-squares line of its block mean log time against the block
     // index, from the first block to the last, as a relative change (0.01: it got 1% slower meanwhile).
     double drift_a() const noexcept { return drift(log_a_); }

@@ -25,6 +25,10 @@ bool clock_steady(const GpuState& before, const GpuState& now) noexcept;
 bool per_call_steady(Duration before, Duration now) noexcept;
 
 // Runs the warm-up on `stream` (on `device`) and says what it did. Throws CudaError.
-WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& launch, const MeasureOptions& options);
+// `steady_before`: the GPU's state just after another callable's warm-up ended with the clock steady (compare()'s
+// second side). The first slice is then compared with it, so this callable needs its first call and one slice
+// (module loaded, per-call time known) instead of the slices that bring the clock up a second time.
+WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& launch, const MeasureOptions& options,
+                     const GpuState* steady_before = nullptr);
 
 }  // namespace gpuchrono
