@@ -4,8 +4,8 @@
 // a comparison wants few rounds; the blocks of the deciding round after its verdict are run for nothing, so it
 // wants them short. Each round after the pilot is as many blocks as the test expects to need
 // (SequentialTest::blocks_to_decide) and a fifth more, at least 4 and at most `most`. In the CPU tests'
-// simulations this queues 5-10% more blocks than the verdicts need, in 3-4 rounds; growing each round by half
-// queued 25-50% more in as many. Internal.
+// simulations this queues 4-12% more blocks than the verdicts need, in 3-4 rounds; growing each round by half
+// queued 25-75% more (medians) in as many. Internal.
 #pragma once
 
 #include <gpuchrono/measure/sequential_test.hpp>
