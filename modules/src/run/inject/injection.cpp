@@ -38,6 +38,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -47,7 +48,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <algorithm>
 #include <mutex>
 #include <regex>
 #include <string>
