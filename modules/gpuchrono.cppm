@@ -23,8 +23,10 @@ using gpuchrono::to_string;
 }  // namespace gpuchrono
 
 // Version
+export namespace gpuchrono {
 using gpuchrono::Version;
 using gpuchrono::version;
+}  // namespace gpuchrono
 
 // Errors
 export namespace gpuchrono {
