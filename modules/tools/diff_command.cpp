@@ -5,8 +5,8 @@
 //     gpuchrono diff before/ after/                    # folders written by gpuchrono run --output
 //     gpuchrono diff a/report.json b/report.json --threshold 0.02
 //
-// Exit status: 0 nothing slower, 1 something slower, 2 usage or file error, 3 nothing slower but kernels added
-// or removed (with --strict also: called too rarely to compare).
+// Exit status: 0 nothing slower, 1 something slower, 2 usage or file error or nothing compared, 3 nothing slower
+// but kernels added or removed (with --strict also: called too rarely to compare).
 #include "run/run_diff.hpp"
 
 #include <gpuchrono/report/report_json.hpp>
@@ -31,8 +31,8 @@ int usage(std::FILE* to) {
                "  with its confidence interval, the Mann-Whitney p-value and the verdict, each comparison at the\n"
                "  Bonferroni-corrected level so that C (default 0.95) holds for the whole diff; R is the practical\n"
                "  threshold (default 0.01 = 1%). Kernels in only one run are listed as added or removed.\n"
-               "  exit status: 0 none slower, 1 some slower, 2 usage or file error, 3 none slower but some added or\n"
-               "  removed (--strict: or called too rarely to compare, e.g. once).\n",
+               "  exit status: 0 none slower, 1 some slower, 2 usage or file error, or nothing compared, 3 none slower\n"
+               "  but some added or removed (--strict: or called too rarely to compare, e.g. once).\n",
                to);
     return to == stdout ? 0 : 2;
 }
@@ -81,6 +81,8 @@ int diff_main(int argc, char** argv) try {
     const gpuchrono::run::RunDiff d = gpuchrono::run::diff_runs(a, b, options);
     std::printf("gpuchrono diff: %s -> %s\n", report_in(files[0]).string().c_str(), report_in(files[1]).string().c_str());
     std::fputs(gpuchrono::run::render_diff(d, options).c_str(), stdout);
+    if (const std::string why = gpuchrono::run::nothing_compared_reason(d); !why.empty())
+        std::fprintf(stderr, "gpuchrono diff: %s.\n", why.c_str());
     return gpuchrono::run::diff_exit_code(d);
 } catch (const std::exception& e) {
     std::fprintf(stderr, "gpuchrono diff: %s\n", e.what());

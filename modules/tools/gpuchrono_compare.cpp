@@ -10,7 +10,7 @@
 // Exit status: 0 when no series got slower beyond the threshold, 1 when one did, 2 for bad usage or an
 // unreadable file, 3 when nothing got slower but some series could not be compared (only in one report, no
 // samples, or refused: different methods, cache states or devices unless allowed), so a gate never passes
-// on a comparison it did not make.
+// on a comparison it did not make; 2 also when no series at all could be compared.
 #include <gpuchrono/report/comparison_html.hpp>
 #include <gpuchrono/report/report_comparison.hpp>
 
@@ -36,7 +36,8 @@ int usage(std::FILE* to) {
                "  and after, change of NEW against BASE with its confidence interval (Hodges-Lehmann), Mann-Whitney\n"
                "  p-value, verdict (slower/faster when significant and at least R; default R 0.01 = 1%, C 0.95).\n"
                "  --html: also writes the comparison as a page (verdicts as words, both medians, the change and its CI).\n"
-               "  exit status: 0 none slower, 1 some slower, 2 usage or file error, 3 some series not compared.\n",
+               "  exit status: 0 none slower, 1 some slower, 2 usage or file error, or no series compared,\n"
+               "  3 some series not compared.\n",
                to);
     return to == stdout ? 0 : 2;
 }
@@ -103,6 +104,14 @@ int compare_main(int argc, char** argv) try {
             std::fprintf(stderr, "gpuchrono-compare: cannot write %s\n", page.c_str());
             return 2;
         }
+    }
+    if (c.rows.size() == c.problems()) {
+        std::fprintf(stderr,
+                     "gpuchrono-compare: nothing was compared: %s, so the comparison cannot say whether anything got "
+                     "slower.\n",
+                     c.rows.empty() ? "neither report holds a series"
+                                    : "no series is in both reports with samples the comparison accepts");
+        return 2;
     }
     if (c.slower() > 0) return 1;
     return c.problems() > 0 ? 3 : 0;

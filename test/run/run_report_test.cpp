@@ -34,7 +34,10 @@ bool has_finding(const report::Report& r, const std::string& code) {
 }
 
 // A run of `kernels` kernels, `calls` calls each, lognormal noise of 2% around k us; kernel `slow` scaled.
-report::Report synthetic_run(std::uint32_t seed, int kernels, int calls, int slow = -1, double factor = 1.0) {
+// `kernels` kernels called `calls` times each, kernel `slow` `factor` times longer, then `called_once` more
+// kernels launched once (as initialization kernels are).
+report::Report synthetic_run(std::uint32_t seed, int kernels, int calls, int slow = -1, double factor = 1.0,
+                             int called_once = 0) {
     Aggregate a({4096, false});
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> noise(0.0, 0.02);
@@ -52,6 +55,14 @@ report::Report synthetic_run(std::uint32_t seed, int kernels, int calls, int slo
             t = l.end_ns + 100;
             a.add_kernel(l);
         }
+    }
+    for (int k = 0; k < called_once; ++k) {
+        KernelLaunch l;
+        l.name = "init_" + std::to_string(k);
+        l.start_ns = t;
+        l.end_ns = t + 5000;
+        t = l.end_ns + 100;
+        a.add_kernel(l);
     }
     RunInfo info;
     info.complete = true;
@@ -167,14 +178,31 @@ BOOST_AUTO_TEST_CASE(diff_of_two_like_runs_is_quiet_in_19_of_20) {
 }
 
 BOOST_AUTO_TEST_CASE(diff_kernels_called_once_do_not_fail_the_gate_unless_strict) {
-    const report::Report a = synthetic_run(1, 3, 1);
-    const report::Report b = synthetic_run(2, 3, 1);
+    const report::Report a = synthetic_run(1, 2, 50, -1, 1.0, 3);
+    const report::Report b = synthetic_run(2, 2, 50, -1, 1.0, 3);
     const RunDiff d = diff_runs(a, b);
+    BOOST_TEST(d.compared == 2u);
     BOOST_TEST(d.not_compared.size() == 3u);
     BOOST_TEST(diff_exit_code(d) == 0);
+    BOOST_TEST(nothing_compared_reason(d).empty());
     DiffOptions strict;
     strict.strict = true;
     BOOST_TEST(diff_exit_code(diff_runs(a, b, strict)) == 3);
+}
+
+// A gate never passes on a comparison it did not make: with every kernel called once, or no kernel at all,
+// nothing was compared and the exit status is 2, with the reason.
+BOOST_AUTO_TEST_CASE(diff_with_nothing_compared_fails_with_the_reason) {
+    const RunDiff once = diff_runs(synthetic_run(1, 3, 1), synthetic_run(2, 3, 1));
+    BOOST_TEST(once.compared == 0u);
+    BOOST_TEST(diff_exit_code(once) == 2);
+    BOOST_TEST(nothing_compared_reason(once).find("3 name(s) are in both runs but were called too rarely") != std::string::npos);
+    const RunDiff empty = diff_runs(synthetic_run(1, 0, 0), synthetic_run(2, 0, 0));
+    BOOST_TEST(diff_exit_code(empty) == 2);
+    BOOST_TEST(nothing_compared_reason(empty).find("neither run recorded a kernel") != std::string::npos);
+    const RunDiff disjoint = diff_runs(synthetic_run(1, 0, 0, -1, 1.0, 2), synthetic_run(2, 2, 20));
+    BOOST_TEST(diff_exit_code(disjoint) == 2);
+    BOOST_TEST(nothing_compared_reason(disjoint).find("no kernel or NVTX range in common") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(diff_lists_added_and_removed) {

@@ -138,9 +138,22 @@ std::string render_diff(const RunDiff& d, const DiffOptions& options) {
 }
 
 int diff_exit_code(const RunDiff& d) {
+    if (d.compared == 0) return 2;
     if (d.slower() > 0) return 1;
     if (!d.added.empty() || !d.removed.empty() || (d.strict && !d.not_compared.empty())) return 3;
     return 0;
+}
+
+std::string nothing_compared_reason(const RunDiff& d) {
+    if (d.compared > 0) return {};
+    std::string why = "nothing was compared: ";
+    if (!d.not_compared.empty())
+        why += std::to_string(d.not_compared.size()) + " name(s) are in both runs but were called too rarely to compare";
+    else if (!d.added.empty() || !d.removed.empty())
+        why += "the two runs have no kernel or NVTX range in common";
+    else
+        why += "neither run recorded a kernel or NVTX range";
+    return why + ", so the diff cannot say whether anything got slower";
 }
 
 }  // namespace gpuchrono::run

@@ -48,9 +48,13 @@ RunDiff diff_runs(const report::Report& a, const report::Report& b, const DiffOp
 
 std::string render_diff(const RunDiff& d, const DiffOptions& options);
 
-// 0: nothing slower; 1: some kernel or range slower; 3: nothing slower, but kernels were added or removed (or,
-// with strict, some were called too rarely to compare): a gate never passes on a comparison it did not make.
-// Kernels called once in each run (initialization) are listed but do not fail the gate unless strict.
+// 0: nothing slower; 1: some kernel or range slower; 2: nothing was compared (no name with samples in both
+// runs); 3: nothing slower, but kernels were added or removed (or, with strict, some were called too rarely to
+// compare): a gate never passes on a comparison it did not make. Kernels called once in each run
+// (initialization) are listed but do not fail the gate unless strict, as long as something else was compared.
 int diff_exit_code(const RunDiff& d);
+
+// Why diff_exit_code is 2, as one sentence for the user; empty when something was compared.
+std::string nothing_compared_reason(const RunDiff& d);
 
 }  // namespace gpuchrono::run
