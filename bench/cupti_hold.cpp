@@ -10,7 +10,7 @@
 //      beside them, 1000 samples of one segmented batch (compare(fn_a, fn_b)'s KernelBatch: one mark per sample, one
 //      wait and flush per batch), and the median reading of a scope and of a batch's sample (they should agree);
 //   3. a launch call's host time inside a scope under a hold, against one inside the first scope after a release
-//      (bench_kernel_policy [2] compares the former with CUPTI's kernel records alone, in processes of their own).
+//      (bench_kernel_policy [1] compares the former with CUPTI's kernel records alone, in processes of their own).
 // Not a test: it asserts nothing. Run on a GPU: bench_cupti_hold
 #include <cuda_runtime_api.h>
 
@@ -191,7 +191,7 @@ void launch_inside(cudaStream_t stream) {
     first_ns = spread(firsts).median;
     std::printf("  inside a scope under a CuptiHold                  %10.0f ns\n", held_ns);
     std::printf("  inside the first scope after a release (50 calls) %10.0f ns  (%.3fx)\n", first_ns, first_ns / held_ns);
-    std::printf("  (bench_kernel_policy [2]: the first row against raw CUPTI kernel records alone)\n");
+    std::printf("  (bench_kernel_policy [1]: the first row against raw CUPTI kernel records alone)\n");
 }
 
 }  // namespace

@@ -30,7 +30,7 @@
 
 namespace {
 
-// [12] What stretches a kernel with nothing else running: one thread times 1000 lazy stream-mode KernelPolicy scopes
+// [1] What stretches a kernel with nothing else running: one thread times 1000 lazy stream-mode KernelPolicy scopes
 // of spin(20 us) one after another on its own stream (the host paces them: on the H100 the stream idles 15-55 us
 // between the spins, printed for each stretched one) while a second thread of the process does nothing (twice),
 // or creates and destroys streams, or events, or allocates and frees 1 MiB, in a loop that launches no work; three
@@ -40,7 +40,7 @@ namespace {
 // `hot` runs a 300 ms spin on every SM first, so that the rounds start at a settled SM clock;
 // `launches` launches 20,000 empty kernels on the timed stream first.
 void churn_stretch(std::string_view first) {
-    std::printf("\n[12] 1000 lazy stream-mode scopes of spin(20 us) one after another, while another thread loops "
+    std::printf("\n[1] 1000 lazy stream-mode scopes of spin(20 us) one after another, while another thread loops "
                 "driver calls that launch nothing: readings > quiet median + 500 ns, and how many carry a finding\n");
     gpuchrono::ScopedFindingReaction quiet_findings(gpuchrono::Reaction::collect);
     const Duration d = Duration::from_us(20);
@@ -133,14 +133,14 @@ void churn_stretch(std::string_view first) {
     (void)cudaStreamDestroy(timed);
 }
 
-// [12] probed: where a stretched reading's extra time lies. The first batch of a process's scopes has stretched
-// readings (see [12]); here each of 2 x 1000 eager stream-mode KernelPolicy scopes holds a DeviceClockPolicy scope
+// [1] probed: where a stretched reading's extra time lies. The first batch of a process's scopes has stretched
+// readings (see [1]); here each of 2 x 1000 eager stream-mode KernelPolicy scopes holds a DeviceClockPolicy scope
 // whose probe is the spin's, so each spin's one block records its start and stop on %globaltimer and clock64.
 // For every reading: CUPTI's kernel start to the block's start (dispatch), the block's own time (the spin: 20 us
 // by construction), the block's stop to CUPTI's kernel end (teardown), and the SM clock over the spin
 // (clock64 cycles over %globaltimer time). CUPTI's timestamps and %globaltimer are the same clock on the H100.
 void probed_batches(bool probe) {
-    std::printf("\n[12] %s: 2 batches of 1000 eager stream-mode scopes of spin(20 us)%s\n", probe ? "probed" : "eager",
+    std::printf("\n[1] %s: 2 batches of 1000 eager stream-mode scopes of spin(20 us)%s\n", probe ? "probed" : "eager",
                 probe ? ", each spin's block timed inside it: where the stretched readings' extra time lies" : "");
     gpuchrono::ScopedFindingReaction quiet_findings(gpuchrono::Reaction::collect);
     cudaStream_t timed = nullptr;

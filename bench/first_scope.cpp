@@ -90,7 +90,7 @@ int first_scope_child(const char* which) {
 }
 
 void first_scopes(const char* self) {
-    std::printf("\n[4] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 10 processes "
+    std::printf("\n[1] first scope of a process vs the steady median (spin 10 us, after 20 warm-up spins; 10 processes "
                 "each; the steady p95 beside it: one steady scope's own spread)\n");
     // EventPolicy three times: as it comes, with the GPU-state reads off (NVML's initialisation before the first
     // interval is most of what makes the user's first launch slow; gpu/gpu_state.hpp), and with prepare() called

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// compare(fn_a, fn_b) (interleaved, sequential) beside today's compare() of two Series measured one after the
-// other, in one run on one GPU, on two workloads:
+// compare(fn_a, fn_b) (interleaved, sequential) beside compare() of two Series measured one after the other
+// (A then B), in one run on one GPU, on two workloads:
 //   spin     a 20 us spin (one block), B spinning 0.1% longer;
 //   memory   a memory-bound vadd over 64 MiB arrays (x + y -> out, 16 Mi floats each), B over 0.5% more
 //            elements.
 // Rows: A/A and A/B for each, and A/A under drift: a neighbour (a vadd over 8 MiB arrays, launched back to back
-// on another stream by another thread) starting half way through each comparison. Today's compare measures A
+// on another stream by another thread) starting half way through each comparison. The A-then-B compare measures A
 // to a CI width equal to the threshold, then B; its neighbour starts when B's measure() does. The interleaved
 // one's starts half the median wall time of its undisturbed A/A row after the call.
 // Columns: verdicts of `pairs` comparisons, the wrong ones (A/A: faster or slower; A/B: anything but slower),
 // the right ones, median and 95th percentile of the wall time per comparison (warm-ups included), the 95th
 // percentile of the sampling time alone (warm-ups excluded), the median and 95th percentile of the samples per
 // side, and the median drift the interleaved compare reported for A.
-// Usage: bench_interleaved_compare [--pairs N] [--only spin|memory] [--no-drift] [--drift-only] [--no-today]
-//        [--today-max-time S]. --drift-only: the rows under drift alone (and 20 undisturbed A/A pairs that set when the
+// Usage: bench_interleaved_compare [--pairs N] [--only spin|memory] [--no-drift] [--drift-only] [--no-a-then-b]
+//        [--a-then-b-max-time S]. --drift-only: the rows under drift alone (and 20 undisturbed A/A pairs that set when the
 //        neighbour starts, not printed).
-// Default 40 pairs a row, today's measure() stopped at 0.5 s a side: a few minutes on an H100. The error-rate
-// targets need 1,000 pairs: --no-today keeps that to the interleaved rows (minutes; --only spin and --only
+// Default 40 pairs a row, the A-then-B measure() stopped at 0.5 s a side: a few minutes on an H100. The error-rate
+// targets need 1,000 pairs: --no-a-then-b keeps that to the interleaved rows (minutes; --only spin and --only
 // memory apart).
 #include <cuda_runtime_api.h>
 
@@ -129,8 +129,8 @@ void print_row(const char* workload, double change, double threshold, const char
     std::fflush(stdout);
 }
 
-Row run_today(cudaStream_t stream, const Launch& a, const Launch& b, double threshold, int pairs, Neighbour* neighbour,
-              Duration max_time) {
+Row run_a_then_b(cudaStream_t stream, const Launch& a, const Launch& b, double threshold, int pairs, Neighbour* neighbour,
+                  Duration max_time) {
     Row row;
     gpuchrono::MeasureOptions o;
     o.target_relative_width = threshold;
@@ -177,8 +177,8 @@ Row run_interleaved(cudaStream_t stream, const Launch& a, const Launch& b, doubl
 int main(int argc, char** argv) {
     int pairs = 40;
     std::string only;
-    bool drift = true, today = true, drift_only = false;
-    Duration today_max = Duration::from_ms(500);
+    bool drift = true, a_then_b = true, drift_only = false;
+    Duration a_then_b_max = Duration::from_ms(500);
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
             pairs = std::max(1, std::atoi(argv[++i]));
@@ -188,12 +188,12 @@ int main(int argc, char** argv) {
             drift = false;
         else if (std::strcmp(argv[i], "--drift-only") == 0)
             drift_only = true;
-        else if (std::strcmp(argv[i], "--no-today") == 0)
-            today = false;
-        else if (std::strcmp(argv[i], "--today-max-time") == 0 && i + 1 < argc)
-            today_max = Duration::from_s(std::max(0.001, std::atof(argv[++i])));
+        else if (std::strcmp(argv[i], "--no-a-then-b") == 0)
+            a_then_b = false;
+        else if (std::strcmp(argv[i], "--a-then-b-max-time") == 0 && i + 1 < argc)
+            a_then_b_max = Duration::from_s(std::max(0.001, std::atof(argv[++i])));
         else {
-            std::fprintf(stderr, "usage: %s [--pairs N] [--only spin|memory] [--no-drift] [--drift-only] [--no-today] [--today-max-time S]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--pairs N] [--only spin|memory] [--no-drift] [--drift-only] [--no-a-then-b] [--a-then-b-max-time S]\n", argv[0]);
             return 2;
         }
     }
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
                     "width equal to the threshold, at most %.2f s a side; interleave: confidence 0.99, max_time 2 s\n",
                     kernel ? "kernel (CUPTI records) for both" : ("event pairs (" + why + ")").c_str(),
                     state.sm_clock_mhz ? std::to_string(*state.sm_clock_mhz).c_str() : "?",
-                    state.max_sm_clock_mhz ? std::to_string(*state.max_sm_clock_mhz).c_str() : "?", pairs, today_max.s());
+                    state.max_sm_clock_mhz ? std::to_string(*state.max_sm_clock_mhz).c_str() : "?", pairs, a_then_b_max.s());
 
         const Duration spin = Duration::from_us(20);
         const unsigned n = 16u << 20;  // 64 MiB per array
@@ -239,21 +239,21 @@ int main(int argc, char** argv) {
                 if (w.threshold != 0.005) continue;
                 // Only the undisturbed A/A's median wall time, which sets when the neighbour starts.
                 const Row aa = run_interleaved(stream, *w.a, *w.a, w.threshold, std::min(pairs, 20), nullptr, {});
-                if (today) print_row(w.name, 0.0, w.threshold, "A then B", true, run_today(stream, *w.a, *w.a, w.threshold, pairs, &neighbour, today_max));
+                if (a_then_b) print_row(w.name, 0.0, w.threshold, "A then B", true, run_a_then_b(stream, *w.a, *w.a, w.threshold, pairs, &neighbour, a_then_b_max));
                 print_row(w.name, 0.0, w.threshold, "interleave", true,
                           run_interleaved(stream, *w.a, *w.a, w.threshold, pairs, &neighbour, Duration::from_s(quantile(aa.wall_s, 0.5) / 2)));
                 continue;
             }
-            if (today) print_row(w.name, 0.0, w.threshold, "A then B", false, run_today(stream, *w.a, *w.a, w.threshold, pairs, nullptr, today_max));
+            if (a_then_b) print_row(w.name, 0.0, w.threshold, "A then B", false, run_a_then_b(stream, *w.a, *w.a, w.threshold, pairs, nullptr, a_then_b_max));
             const Row aa = run_interleaved(stream, *w.a, *w.a, w.threshold, pairs, nullptr, {});
             print_row(w.name, 0.0, w.threshold, "interleave", false, aa);
             if (w.threshold == w.change || w.threshold < w.change) {
-                if (today) print_row(w.name, w.change, w.threshold, "A then B", false, run_today(stream, *w.a, *w.b, w.threshold, pairs, nullptr, today_max));
+                if (a_then_b) print_row(w.name, w.change, w.threshold, "A then B", false, run_a_then_b(stream, *w.a, *w.b, w.threshold, pairs, nullptr, a_then_b_max));
                 print_row(w.name, w.change, w.threshold, "interleave", false,
                           run_interleaved(stream, *w.a, *w.b, w.threshold, pairs, nullptr, {}));
             }
             if (drift && w.threshold == 0.005) {
-                if (today) print_row(w.name, 0.0, w.threshold, "A then B", true, run_today(stream, *w.a, *w.a, w.threshold, pairs, &neighbour, today_max));
+                if (a_then_b) print_row(w.name, 0.0, w.threshold, "A then B", true, run_a_then_b(stream, *w.a, *w.a, w.threshold, pairs, &neighbour, a_then_b_max));
                 const Duration half = Duration::from_s(quantile(aa.wall_s, 0.5) / 2);
                 print_row(w.name, 0.0, w.threshold, "interleave", true,
                           run_interleaved(stream, *w.a, *w.a, w.threshold, pairs, &neighbour, half));

@@ -56,7 +56,7 @@ namespace {
 
 // Mean host time of a launch call over 2000 spins of 20 us launched back to back, never drained: the queue
 // fills and the GPU paces the host, as in a benchmark loop that times launches without waiting. CUPTI's cost
-// then hides behind the GPU's time; docs/pitfalls.md "Costs" says why [2] reports the median of single launch calls instead.
+// then hides behind the GPU's time; docs/pitfalls.md "Costs" says why [1] reports the median of single launch calls instead.
 double paced_launch_ns(cudaStream_t stream) {
     const auto t0 = Clock::now();
     for (int i = 0; i < 2000; ++i) kernels::launch_spin(Duration::from_us(20), stream);
@@ -230,7 +230,7 @@ int taken_child() {
 // what that read costs the interval in the steady state. The read is forced with reset_gpu_state_sampling
 // (internal) before every 50th scope.
 void gpu_state_read_cost(cudaStream_t stream) {
-    std::printf("\n[8] EventPolicy scopes whose start read the GPU state (NVML) vs the others (spin 10 us, 20 reads "
+    std::printf("\n[6] EventPolicy scopes whose start read the GPU state (NVML) vs the others (spin 10 us, 20 reads "
                 "among 1000 scopes)\n");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     std::vector<double> after_read, others;
@@ -247,7 +247,7 @@ void gpu_state_read_cost(cudaStream_t stream) {
 }
 
 void accuracy(cudaStream_t stream) {
-    std::printf("\n[3] spin(D): GPU time read by each method, ns (100 samples each, interleaved)\n");
+    std::printf("\n[2] spin(D): GPU time read by each method, ns (100 samples each, interleaved)\n");
     std::printf("  %-8s %-22s %10s %10s %10s %10s %9s\n", "D", "method", "median", "p5", "p95", "p95-p5", "bias");
     for (double us : {1.0, 10.0, 100.0, 1000.0}) {
         const Duration d = Duration::from_us(us);
@@ -325,7 +325,7 @@ int launch_cost_child(const char* which) {
 // "callbacks" are CUPTI used directly, without gpuchrono: its kernel records alone, then with the launch callbacks
 // of both domains that KernelPolicy enables. They are the floor any CUPTI-based policy stands on.
 void launch_costs(const char* self) {
-    std::printf("\n[2] host ns per launch call (empty kernel, median of 1000 per process; processes alternate, "
+    std::printf("\n[1] host ns per launch call (empty kernel, median of 1000 per process; processes alternate, "
                 "6 of each kind)\n");
     const std::array<const char*, 5> kinds = {"none", "records", "callbacks", "kernel", "kernel-thread"};
     const std::array<const char*, 5> labels = {"without CUPTI in the process", "raw CUPTI, kernel records only",
@@ -358,7 +358,7 @@ void launch_costs(const char* self) {
 }
 
 void stop_costs(cudaStream_t stream) {
-    std::printf("\n[5] KernelPolicy host costs\n");
+    std::printf("\n[3] KernelPolicy host costs\n");
     std::vector<double> stops;
     for (int i = 0; i < 200; ++i) {
         ScopedTimer<KernelPolicy> t(stream);
@@ -432,10 +432,10 @@ int main(int argc, char** argv) try {
     stop_costs(stream);
     gpu_state_read_cost(stream);
     print_sm_clock("after the tables");
-    std::printf("\n[7] CUPTI without gpuchrono (a child process): the floor and what each part costs a launch call\n");
+    std::printf("\n[5] CUPTI without gpuchrono (a child process): the floor and what each part costs a launch call\n");
     std::fflush(stdout);
     if (std::system((std::string(argv[0]) + " --raw-cupti").c_str()) != 0) std::printf("  the child failed\n");
-    std::printf("\n[6] another CUPTI subscriber in the process (a child process subscribes first)\n");
+    std::printf("\n[4] another CUPTI subscriber in the process (a child process subscribes first)\n");
     std::fflush(stdout);
     if (std::system((std::string(argv[0]) + " --taken").c_str()) != 0) std::printf("  the child failed\n");
     return 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Hardware metrics in process (gpuchrono::metrics::MetricsScope) against Nsight Compute (issue 23 item 7):
+// Hardware metrics in process (gpuchrono::metrics::MetricsScope) against Nsight Compute:
 // three kernels of known character (a 256 MiB device-to-device copy, a compute-bound FMA loop, a cache-resident
 // gather), each set (memory, compute, speed_of_light): every metric's value and the wall time to collect the set
 // per kernel (scope opened, kernel launched and replayed, values evaluated), median of 5 after one first use

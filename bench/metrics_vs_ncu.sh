@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Issue 23 item 7: gpuchrono's in-process metrics against Nsight Compute on the same kernels and launches.
+# gpuchrono's in-process metrics against Nsight Compute on the same kernels and launches.
 #   bench/metrics_vs_ncu.sh [BINARY] [OUT-DIR]
 # BINARY (default ./bench_metrics_vs_ncu) runs once in process (values and collection time per set and kernel),
 # then, per set, under `ncu --metrics <the same names>` with --launch-only, which launches the identical kernels.

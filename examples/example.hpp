@@ -70,7 +70,7 @@ gpuchrono::report::Experiment memory_patterns(Context& ctx);      // seed 004:  
 gpuchrono::report::Experiment event_and_host_timing(Context& ctx);  // seeds 003, 000: examples/event_and_host_timing.cpp
 gpuchrono::report::Experiment block_timing(Context& ctx);         // seed 002:        examples/block_timing.cpp
 gpuchrono::report::Experiment header_and_module(Context& ctx);    // both include paths: examples/header_and_module/
-gpuchrono::report::Experiment kernel_timing(Context& ctx);        // issue 9, the bias table: examples/kernel_timing.cpp
+gpuchrono::report::Experiment kernel_timing(Context& ctx);        // the bias table: examples/kernel_timing.cpp
 
 struct ExampleEntry {
     const char* id;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Example: the bias table (issue 9). One kernel whose single block spins for a known D, timed by all four
+// Example: the bias table. One kernel whose single block spins for a known D, timed by all four
 // policies in turns, D = 1 us .. 1 ms:
 //     gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy>    t(stream);  // host clock, stream drained at both ends
 //     gpuchrono::ScopedTimer<gpuchrono::EventPolicy>       t(stream);  // cudaEvent pair on the stream
@@ -38,7 +38,6 @@ report::Experiment kernel_timing(Context& ctx) {
     report::Experiment e;
     e.id = "kernel-timing";
     e.title = "Four policies against a kernel of known length, and the kernels inside a library call";
-    e.seed = "issue 9";
     const bool cupti = gpuchrono::KernelPolicy::available();
     report::Progress progress("bias table", lengths.size() * 4 * static_cast<std::size_t>(repetitions) + 1);
 

@@ -6,7 +6,7 @@
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/hodges_lehmann.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/rank_test.hpp>
+#include <gpuchrono/measure/rank_sum_test.hpp>
 #include <gpuchrono/report/report_comparison.hpp>
 
 #include <boost/test/unit_test.hpp>

@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(host_timer_during_capture) {
     BOOST_TEST(!gpuchrono::check_host_timer_capture(false, Duration::from_us(12)).has_value());
 }
 
-// --- issue 4 item 2 and docs/pitfalls-catalog.md #8: what an event interval holds besides GPU work ---
+// --- docs/pitfalls-catalog.md #8: what an event interval holds besides GPU work ---
 
 BOOST_AUTO_TEST_CASE(a_stream_idle_at_both_ends_is_reported) {
     const auto f = gpuchrono::check_timed_stream_idle(observed(true, true, Duration::from_us(9), Duration::from_us(11)));

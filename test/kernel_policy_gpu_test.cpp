@@ -501,7 +501,7 @@ BOOST_AUTO_TEST_CASE(stream_mode_refuses_a_capture_begun_between_start_and_stop)
     (void)cudaStreamDestroy(capture);
 }
 
-// gpu-idle-before (issue 27, item 4): the first kernel after the device ran none of the process's work for a while
+// gpu-idle-before: the first kernel after the device ran none of the process's work for a while
 // runs longer on an H100; a scope whose first activity starts after such a gap says so, in both modes. Only this
 // process's records count, so other processes sharing the GPU (a parallel test run) cannot hide the gap: the
 // host's sleep is in it whatever they do.

@@ -160,8 +160,8 @@ BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
     }
     (void)cudaEventDestroy(before);
     (void)cudaEventDestroy(after);
-    // The fastest of each, not the medians: other processes on the GPU (8 sanitized suites at once on the H100,
-    // issue 27) time-slice with this one and stretch any interval by up to a slice (0.45-1.9 ms seen on cold
+    // The fastest of each, not the medians: other processes on the GPU (8 sanitized suites at once on the H100)
+    // time-slice with this one and stretch any interval by up to a slice (0.45-1.9 ms seen on cold
     // medians), more often the longer the samples and the more processes, but never shorten one. A flush inside
     // the interval would add its time to every cold sample, the fastest included, so the fastest cold sample
     // against the fastest warm one still tells, and against the fastest flush (the flush's own time, unstretched).

@@ -80,7 +80,7 @@ BOOST_AUTO_TEST_CASE(a_failing_pending_interval_throws_then_stays_failed) {
     BOOST_TEST((quiet.resolve() == Measurement::State::failed));
 }
 
-// A lazy interval's checks run when it resolves; their findings join the Measurement then (issue 4: findings
+// A lazy interval's checks run when it resolves; their findings join the Measurement then (findings
 // travel with the measurement), and every copy sharing the interval gets them once.
 BOOST_AUTO_TEST_CASE(a_pending_measurement_gains_its_intervals_findings_when_it_resolves) {
     gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);

@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(a_host_clock_after_a_sync_is_silent) {
     BOOST_TEST(m.duration().ms() >= 5.0);
 }
 
-// --- issue 4 item 2: the start recorded on an idle stream, then host work ---
+// --- the start recorded on an idle stream, then host work ---
 
 BOOST_AUTO_TEST_CASE(host_work_between_start_and_launch_is_reported) {
     warm_up(stream);

@@ -73,7 +73,7 @@ def measured_report(base):
                              "attainable_flops_per_second": 5.6e11, "bound": "memory"}],
                "notes": []}
     r["experiments"] = [{
-        "id": "measure", "title": "measure() with hardware metrics", "seed": "",
+        "id": "measure", "title": "measure() with hardware metrics", "reproduces": "",
         "explanation": ["saxpy timed by measure(): a CUDA graph of 8 calls per sample, warm L2."],
         "metrics": [{"name": "bandwidth", "value": 2.71e12, "unit": "B/s", "note": "81% of the peak"},
                     {"name": "median", "value": float(ordered[30]), "unit": "ns", "note": ""}],
@@ -104,7 +104,7 @@ def hostile_report(base):
         s["name"] = HOSTILE_ATTRIBUTE
         s["title"] = HOSTILE
     e["findings"] = [{"code": "<code>", "severity": "error", "message": HOSTILE, "fix": "", "where": ""}]
-    empty = {"id": "", "title": "", "seed": "", "explanation": [], "metrics": [], "series": [], "timelines": [],
+    empty = {"id": "", "title": "", "reproduces": "", "explanation": [], "metrics": [], "series": [], "timelines": [],
              "sweeps": [], "findings": []}
     r["experiments"] = [e, empty]
     return r

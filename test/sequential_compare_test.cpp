@@ -8,7 +8,7 @@
 #include <gpuchrono/measure/confidence_sequence.hpp>
 #include <gpuchrono/measure/round_plan.hpp>
 #include <gpuchrono/measure/sequential_compare.hpp>
-#include <gpuchrono/measure/sequential_test.hpp>
+#include <gpuchrono/measure/sequential_mean_test.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Checks a merged NCCL step job against the delay it injected (issue 26, item 1):
+"""Checks a merged NCCL step job against the delay it injected:
     check_nccl_job.py OUT_DIR SLOW_RANK DELAY_US STEP...
 The merge names stragglers by when a scope ends: for scope "compute" (it ends when a rank is ready to reduce) on
 each slow step the merge must name SLOW_RANK as the last, and each other rank's wait for it (the merge's

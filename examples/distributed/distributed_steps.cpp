@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// One rank of a distributed job on a GPU that N processes share (issue 24, item 8): 12 steps, each a
+// One rank of a distributed job on a GPU that N processes share: 12 steps, each a
 // "step" scope holding a KernelPolicy-timed spin kernel of 200 us; rank LATE_RANK's kernel spins 5 ms longer
 // on steps 4 and 9. No MPI is needed: the ranks start each step at a shared wall-clock schedule
 // (GPUCHRONO_START_AT_NS, system clock, set by run_local_job.sh), which plays the barrier; the identity comes

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// NCCL on several GPUs (issue 26): one program, four modes, one process per GPU (or one thread per GPU).
+// NCCL on several GPUs: one program, four modes, one process per GPU (or one thread per GPU).
 //
 //   step OUT_DIR ID_DIR [--steps N] [--work-us W] [--bytes B] [--slow-rank R] [--slow-steps 3,7] [--delay-us D]
 //       A training-step-shaped loop: per step a compute kernel (a spin of W us; rank R spins D us longer on the

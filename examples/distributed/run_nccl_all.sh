@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Everything issue 26 measures, in one go, on a machine with N GPUs (one GPU call of a few minutes):
+# Every NCCL measurement of the examples, in one go, on a machine with N GPUs (one GPU call of a few minutes):
 #   run_nccl_all.sh BIN_DIR OUT_DIR N [CLOCK_SECONDS=60]
 # BIN_DIR: gpuchrono-example-nccl-training-step, gpuchrono-report and the scripts of examples/distributed/.
 # Writes OUT_DIR/{step,bw,threads,clocks}/ and prints the checks, the bandwidth table and the clock figures.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Runs gpuchrono-example-nccl-training-step as N ranks, one per GPU, and merges the step reports (issue 26):
+# Runs gpuchrono-example-nccl-training-step as N ranks, one per GPU, and merges the step reports:
 #   run_nccl_job.sh BIN_DIR OUT_DIR N step      [step options: --steps --work-us --bytes --slow-rank --slow-steps --delay-us]
 #   run_nccl_job.sh BIN_DIR OUT_DIR N bandwidth [--min-bytes 8 --max-bytes 1G --factor 2 --iters 20 --warmup 5]
 #   run_nccl_job.sh BIN_DIR OUT_DIR 1 threads   [--devices N, step options]   (one process, one thread per GPU)

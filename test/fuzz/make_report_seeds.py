@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the crafted seeds of fuzz_report_json: a small valid report cut from test/data/report-v1.json and
-variants carrying the inputs issue 12 found wrong (signed overflow in a driver version, a cycle count that
+variants carrying inputs once read wrong (signed overflow in a driver version, a cycle count that
 overflows a double-to-integer cast, a 1e300 ns sample, names with invalid UTF-8) and JSON edge cases
 (out-of-range numbers, duplicate keys, a wrong type deep inside, a newer schema)."""
 import copy, json, pathlib, sys

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Tests of the metric-name catalogue (issue 23): the ready sets hold ncu's exact names, unknown names are
+// Tests of the metric-name catalogue: the ready sets hold ncu's exact names, unknown names are
 // refused with the nearest names suggested, and edit distance agrees with hand-counted cases. Device-free.
 #include <gpuchrono/metrics/metric_catalogue.hpp>
 #include <gpuchrono/metrics/roofline_points.hpp>

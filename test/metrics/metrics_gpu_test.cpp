@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Hardware metrics on a real GPU (issue 23), against what the kernels are known to do: a 256 MiB copy reads
+// Hardware metrics on a real GPU, against what the kernels are known to do: a 256 MiB copy reads
 // exactly 256 MiB from DRAM (dram__bytes_read.sum; not the write count, which the L2 still holds part of when
 // the kernel ends: docs/metrics.md), an FMA loop executes exactly the FFMAs it was written with, two kernels in
 // one scope come back by name in launch order, and measure() times the same with metrics on and off.

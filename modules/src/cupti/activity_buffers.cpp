@@ -141,7 +141,7 @@ std::optional<KernelActivity> translate(const CUpti_Activity* record, std::size_
 
 // Buffers are recycled, never freed, and handed to CUPTI already zeroed (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_
 // BUFFER): CUPTI asks for one on the launching thread, inside the first launch call after a flush, and by default
-// zeroes it there - 240 us for a 2 MiB buffer on the H100 (bench/kernel_policy [5]), on the user's time. Here a
+// zeroes it there - 240 us for a 2 MiB buffer on the H100 (bench_kernel_policy [3]), on the user's time. Here a
 // buffer is allocated and zeroed at set-up, and a used one is cleaned where it comes back (only the bytes that
 // CUPTI wrote), on CUPTI's thread or in the flush of a scope's stop, after its interval.
 std::mutex pool_mutex;

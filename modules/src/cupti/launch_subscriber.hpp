@@ -48,7 +48,7 @@ void unsubscribe_from_launches() noexcept;
 // Enables the launch callbacks of the current subscription, once (later calls return the first call's result
 // until the subscriber is given back): only thread-mode scopes and metrics need them. Once on they stay on while
 // gpuchrono holds CUPTI, and every launch call of the process pays for them meanwhile (0.3-0.4x of an empty launch
-// on the H100, bench/kernel_policy [2]); stream-mode scopes never turn them on.
+// on the H100, bench_kernel_policy [1]); stream-mode scopes never turn them on.
 std::optional<std::string> enable_launch_callbacks();
 
 // Runs `flush` while no thread is inside a launch call. CUPTI 13 writes each thread's activity records into a

@@ -37,7 +37,7 @@ void destroy_event(int device, cudaEvent_t event, std::optional<CudaError>* firs
 
 // A timer's pair goes back to its thread's own slot and the thread's next timer takes it from there: no lock
 // and no map lookup per scope. On the H100 the pool's lock, lookup and context check in place between a
-// scope's CUDA calls cost 0.07x of a raw event pair (bench/kernel_policy [1]), about twice
+// scope's CUDA calls cost 0.07x of a raw event pair (bench_event_policy_cost [1]), about twice
 // what they cost timed alone. The pool can still reach every idle event: it lists the slots and takes a full
 // one over (full -> taking -> empty) when it counts or releases; the owner only fills an empty slot and only
 // empties a full one, each with one atomic operation on a line no other thread touches.
@@ -129,7 +129,7 @@ cudaEvent_t create_event(int device) {
                          "creating a timing event for the pool on device " + std::to_string(device));
     detail::release_pools_at_exit();  // registered after the runtime's own teardown, so it runs before it
     // Recorded once now, on a stream of its own, and waited for: an event's first record is slow on the GPU side.
-    // On the H100 (bench/kernel_policy [4] "raw") the first pair of fresh events a process recorded
+    // On the H100 (bench_first_scope [1] "raw") the first pair of fresh events a process recorded
     // around a 10 us spin read +39..+66% above the same pair's steady median while the launch call between
     // them was not slower; a pooled event would otherwise pay that inside the first timer's interval.
     RelaxedCaptureMode relaxed;  // another stream of this thread may be capturing; this one is not

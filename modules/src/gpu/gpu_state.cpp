@@ -157,7 +157,7 @@ std::atomic<bool> unavailable_said{false};
 
 // The clock of the due check, which every checked scope makes: the kernel's tick-granular monotonic clock
 // (1-4 ms steps against a 250 ms interval) is a plain memory read, where steady_clock::now() cost 46 ns on the
-// H100 VM (bench/kernel_policy [1]), about 0.015x of a raw event pair.
+// H100 VM (bench_event_policy_cost [1]), about 0.015x of a raw event pair.
 long long due_clock_ns() noexcept {
     timespec t{};
     if (clock_gettime(CLOCK_MONOTONIC_COARSE, &t) != 0)

@@ -40,7 +40,7 @@ void launch_warmup_kernel(cudaStream_t stream, int device) {
         // The first timer of a process did the most first-use work just now (NVML's initialisation, the event
         // floor with its synchronisations, the module load above): one launch after a pause that long still
         // returned late on the H100 VM (bench/launch_after_driver_work: 5 ms sleep + one launch, +3.9 us), and the
-        // first EventPolicy scope read 6-12 us above the steady median (bench/kernel_policy [4]); with 4 more launches
+        // first EventPolicy scope read 6-12 us above the steady median (bench_first_scope [1]); with 4 more launches
         // 3.7-5.3 us, its timed launch call still 12-15 us instead of 4, and 16 did no better (3.4-9.8 us): four
         // take part of the cost outside the interval. The rest is NVML's loading: the user's own next launch after
         // it stays slow whatever is launched between (docs/pitfalls.md, "The first scope of a process"; prepare()).

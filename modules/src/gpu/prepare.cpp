@@ -29,7 +29,7 @@ void prepare_device(cudaStream_t stream) {
     const int device = stream_device(stream);
     DeviceGuard on(device);
     // Counts as the device's periodic read, so timers in the next 250 ms read none: after a plain read the first
-    // timer's own read still cost its interval 2-5 us on the H100 (bench/kernel_policy [4]).
+    // timer's own read still cost its interval 2-5 us on the H100 (bench_first_scope [1]).
     (void)sample_gpu_state(device);
     (void)event_pair_floor(device);
     { auto pair = EventPool::instance().acquire_pair(device); }  // made now, back in the pool at once

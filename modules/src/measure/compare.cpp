@@ -2,7 +2,7 @@
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/hodges_lehmann.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/rank_test.hpp>
+#include <gpuchrono/measure/rank_sum_test.hpp>
 
 #include "change_text.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/measure/hodges_lehmann.hpp>
-#include <gpuchrono/measure/rank_test.hpp>
+#include <gpuchrono/measure/rank_sum_test.hpp>
 #include <gpuchrono/measure/stopping_rule.hpp>
 
 #include <algorithm>

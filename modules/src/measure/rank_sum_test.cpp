@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/measure/rank_test.hpp>
+#include <gpuchrono/measure/rank_sum_test.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/measure/sequential_test.hpp>
+#include <gpuchrono/measure/sequential_mean_test.hpp>
 
 #include <algorithm>
 #include <cmath>

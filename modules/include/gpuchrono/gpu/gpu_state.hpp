@@ -50,8 +50,8 @@ GpuState read_gpu_state(int device);
 // Whether the policies read the GPU state at all: set_gpu_state_enabled's last value, else GPUCHRONO_GPU_STATE
 // (0/off/false or 1/on/true), else true. Off, no timer touches NVML, and the GPU-state findings (idle or low
 // clock, throttling, other processes: docs/pitfalls-catalog.md #5, #6, #27) are not made. The price of on: NVML's
-// initialisation, and each read after it, make the user's next kernel launch 4-7 us slower on the H100 (bench/
-// kernel_policy [4]), however many of the library's own launches come between. A timer reads before its
+// initialisation, and each read after it, make the user's next kernel launch 4-7 us slower on the H100
+// (bench_first_scope [1]), however many of the library's own launches come between. A timer reads before its
 // interval, so the first EventPolicy or HostSyncPolicy scope of a process, and one scope every 250 ms after
 // it, read that much high; KernelPolicy and DeviceClockPolicy read the GPU's own times and do not see it.
 bool gpu_state_enabled() noexcept;

@@ -5,7 +5,7 @@
 // and first read, the event-pair floor, the pooled events, the library's warm-up kernel (its module loads on
 // the first launch). None of it is inside the interval, but on the H100 the user's next launch after such driver
 // work runs slow, however many of the library's own launches come between: the first scope of a 10 us kernel
-// read about a third (4-7 us) above the steady median (bench/kernel_policy [4]). Called once before the
+// read about a third (4-7 us) above the steady median (bench_first_scope [1]). Called once before the
 // program's own warm-up, prepare() moves that work there and the warm-up takes the cost (+2..+8%). Like
 // cudaFree(0) for the context.
 #pragma once

@@ -10,7 +10,7 @@
 // under-cover and is random from run to run; the HL interval is exact for untied small sets, deterministic,
 // and is the interval that goes with the rank test, so estimate, interval and p-value cannot contradict each
 // other. On logs, a kernel that got 2% slower is a shift of log(1.02) whatever its length.
-// The p-value is the two-sided Mann-Whitney U test (rank_test.hpp).
+// The p-value is the two-sided Mann-Whitney U test (rank_sum_test.hpp).
 //
 // Verdict, with threshold t (default 1%) and alpha = 1 - confidence:
 //   slower / faster      p < alpha and |change| >= t: a real difference that matters;

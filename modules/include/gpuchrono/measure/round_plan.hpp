@@ -8,7 +8,7 @@
 // queued 25-75% more (medians) in as many. Internal.
 #pragma once
 
-#include <gpuchrono/measure/sequential_test.hpp>
+#include <gpuchrono/measure/sequential_mean_test.hpp>
 
 #include <algorithm>
 #include <cmath>

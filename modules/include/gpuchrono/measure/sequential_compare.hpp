@@ -13,7 +13,7 @@
 // four samples in a random order of ABBA or BAAB, on the same stream with the same cache policy, each sample
 // by the same method (the kernel method's CUPTI record where it can be used, else an event pair); each block
 // gives one paired log ratio, in which slow drift cancels. A confidence sequence on those ratios
-// (sequential_test.hpp; the empirical-Bernstein sequence of Waudby-Smith & Ramdas, confidence_sequence.hpp)
+// (sequential_mean_test.hpp; the empirical-Bernstein sequence of Waudby-Smith & Ramdas, confidence_sequence.hpp)
 // is looked at after every block and stops the comparison as soon as it lies inside the +-threshold band (no
 // difference), above 0 (slower) or below it (faster), or at max_time (inconclusive, with the width reached).
 // Whatever look it stops at, A/A ends in faster or slower at most 1 - confidence of the time (1% by default).
@@ -30,7 +30,7 @@
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/measure.hpp>
-#include <gpuchrono/measure/sequential_test.hpp>
+#include <gpuchrono/measure/sequential_mean_test.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -54,7 +54,7 @@ struct SequentialCompareOptions {
     CacheState cache = CacheState::warm;
     Duration warmup_min_time = Duration{};             // each side's, as measure()'s (warmup.hpp)
     Duration warmup_max_time = Duration::from_ms(500);
-    std::size_t pilot_blocks = 16;     // blocks that only fix the clipping range (sequential_test.hpp); >= 4
+    std::size_t pilot_blocks = 16;     // blocks that only fix the clipping range (sequential_mean_test.hpp); >= 4
     std::uint64_t seed = 0;            // of the blocks' random order; 0: a fresh one each call
     std::string name_a = "A", name_b = "B";
 

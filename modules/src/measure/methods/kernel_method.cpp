@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Method::kernel: each call timed by a KernelPolicy scope: the GPU's own lifetime of the kernels (copies,
 // sets) the call launched on the stream, from CUPTI activity records, launch overhead excluded: a D-us spin
-// reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does (bench/kernel_policy). The scopes of a batch
+// reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does (bench_kernel_policy). The scopes of a batch
 // stop without waiting (wait_at_stop = false); reading the first waits for the work and flushes CUPTI's
 // buffers once for the whole batch. Queued behind untimed work (lead_spin.hpp) or the L2 flush (which is launched before
 // the scope starts and so is not one of its activities). The method holds CUPTI for its lifetime (a CuptiHold):

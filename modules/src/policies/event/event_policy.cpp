@@ -230,7 +230,7 @@ void EventPolicy::start() {
             // The device's first timer leaves its first-use work (the NVML read, the floor, the launches that
             // settle the launch path) until after its interval: made here, it slowed the user's next launch by
             // 4-7 us however many launches of the library's came between, and the first scope read +30%
-            // (bench/kernel_policy [4]). What the start cannot skip is its two events, made and recorded once
+            // (bench_first_scope [1]). What the start cannot skip is its two events, made and recorded once
             // (event_pool.cpp).
             first_use_ = !detail::launches_settled(device_);
             gpu_state_ = first_use_ ? std::nullopt : sample_gpu_state(device_);
@@ -247,7 +247,7 @@ void EventPolicy::start() {
         }
     }
     // The host clock serves only the checks of an idle start (timed-stream-idle, host time in the interval): behind
-    // queued work, the common case, the start reads no clock (46 ns on the H100 VM, bench/kernel_policy [1]).
+    // queued work, the common case, the start reads no clock (46 ns on the H100 VM, bench_event_policy_cost [1]).
     if (idle_at_start_) host_start_ = std::chrono::steady_clock::now();
     if (capturing_) {
         GPUCHRONO_CUDA_CHECK(cudaEventRecordWithFlags(start_.get(), stream_, cudaEventRecordExternal),

@@ -57,7 +57,7 @@ int sm_count(int device) noexcept {
 // The (device, CUPTI stream) pairs that a stream-mode scope or a kernel-method batch (timed_streams.hpp) has timed
 // in this process. Work launched between a scope's marks on one of them is another timer's work, not work the user
 // sent to the wrong stream: it is not reported as kernel-activity-elsewhere (with four threads timing their own
-// streams, every scope would otherwise carry it: bench/kernel_policy [10]). Filled at construction, never emptied
+// streams, every scope would otherwise carry it: bench_stretched_readings [10]). Filled at construction, never emptied
 // (a few entries).
 class TimedStreams {
 public:
@@ -250,7 +250,7 @@ private:
         if (first && last) {
             work = stream_mode::split_by_marks(held, *first, *last);
             // Other scopes' marks on other streams are work beside the scope's too: a one-block kernel that takes
-            // an SM slot while the scope's kernel is placing its blocks. On the H100 (bench/kernel_policy [10]) 10 of
+            // an SM slot while the scope's kernel is placing its blocks. On the H100 (bench_stretched_readings [10]) 10 of
             // 800 readings of 4 threads' spin(20 us) scopes ran 0.6-1.7 us long with no other thread's counted
             // work overlapping them, only the marks those threads placed between their own spins.
             for (const KernelActivity& r : held)

@@ -68,7 +68,7 @@ public:
         bool wait_at_stop = true;
         // false: the minimal mode. start() takes two pooled events and records the first; stop() records the
         // second (and, with wait_at_stop, waits and reads). No capture, stream, device, NVML or floor check, and
-        // so no finding: a host cost of about 1.13x a raw cudaEventRecord pair (bench/kernel_policy [1], H100).
+        // so no finding: a host cost of about 1.13x a raw cudaEventRecord pair (bench_event_policy_cost [1], H100).
         // Use it for tight loops whose set-up you have checked once with the checks on; never inside a stream
         // capture (a plain record adds no graph node there, and reading the interval then fails with a CudaError).
         bool checks = true;

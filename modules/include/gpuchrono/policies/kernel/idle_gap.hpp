@@ -4,7 +4,7 @@
 // records.
 //
 // Why: on an H100 the first kernel after the device had been idle for a fifth of a millisecond ran 0.6-1.7 us
-// longer than the same kernel queued behind other work (bench/kernel_policy [10]; docs/pitfalls.md,
+// longer than the same kernel queued behind other work (bench_stretched_readings [10]; docs/pitfalls.md,
 // "Readings stretched with nothing beside them"), with no other work overlapping it.
 //
 // What counts as work: every kernel, copy and set of the process on the device (any stream, any scope's or
@@ -57,7 +57,7 @@ struct IdleGap {
     // The idle time of the first activity's own stream (its work, marks left out), as gap_ns is the device's;
     // `stream_known` false: no work recorded on the stream since the records began (the time since then).
     // On the H100 the readings stretched with nothing beside them followed 200-860 us of idle on their stream
-    // while other threads' streams kept the device busy until 21-86 us before (bench/kernel_policy [10],
+    // while other threads' streams kept the device busy until 21-86 us before (bench_stretched_readings [10],
     // 2026-11-25): the stream's gap is what tells them.
     std::uint64_t stream_gap_ns = 0;
     bool stream_known = true;

@@ -13,11 +13,11 @@
 
 namespace gpuchrono::idle_gap {
 
-// 100 us. On the H100 (bench/kernel_policy [10]) the readings stretched 0.6-1.7 us with nothing beside
+// 100 us. On the H100 (bench_stretched_readings [10]) the readings stretched 0.6-1.7 us with nothing beside
 // them came after their stream had been idle 160-370 us, while eager scopes one after another on an otherwise idle
 // GPU (each stop waits for the work and flushes CUPTI, 31-56 us, before the next launch: gaps of roughly 50-80 us)
 // read the steady median. A threshold between the two: above what back-to-back eager scopes leave, below the
-// idle time seen before a stretched kernel. bench/kernel_policy [10] prints how the readings on either side fared.
+// idle time seen before a stretched kernel. bench_stretched_readings [10] prints how the readings on either side fared.
 inline constexpr std::uint64_t idle_gap_threshold_ns = 100'000;
 
 // 80 us, for the first activity's own stream: the gap that tells. On the H100 ([10], 4 threads x 200 x 5, 12 processes,

@@ -18,14 +18,14 @@
 // and stop, by any thread. A CUDA graph's kernels run on streams of the graph's own and carry the id of the
 // cudaGraphLaunch: they count when the launch came between the marks (stream_bounds.hpp). Work
 // launched meanwhile on streams no KernelPolicy scope times is reported as kernel-activity-elsewhere. No launch
-// callback is needed: a launch inside the scope costs what CUPTI's kernel records alone cost (bench/kernel_policy
-// [9]: 0.99-1.00x on the H100).
+// callback is needed: a launch inside the scope costs what CUPTI's kernel records alone cost (0.99-1.00x on the H100,
+// measured once).
 // Attribution, thread mode (Count::thread): CUPTI calls the library back on the launching thread at the entry of
 // every runtime or driver call that launches work; the call's correlation id goes to every thread-mode scope
 // running on that thread, and the records carrying that id are the scope's, on any stream (a graph's kernels
 // carry the id of its cudaGraphLaunch). The first thread-mode KernelPolicy constructed turns those callbacks on
-// while gpuchrono holds CUPTI: every launch call of the process then costs 0.1-0.15x more (bench/kernel_policy
-// [2]: 1.54x of a launch without CUPTI against 1.38-1.39x for records alone, H100).
+// while gpuchrono holds CUPTI: every launch call of the process then costs 0.1-0.15x more (bench_kernel_policy
+// [1]: 1.54x of a launch without CUPTI against 1.38-1.39x for records alone, H100).
 // Waiting: by default stop() waits for the work (the stream, or in thread mode the device) and flushes CUPTI's
 // buffers (0.05..2.4 ms on an H100): the Measurement is complete. With Options{.wait_at_stop = false} stop()
 // returns a pending Measurement; the first one read waits for the work of every pending KernelPolicy scope and
@@ -44,7 +44,7 @@
 // destruction (a CuptiHold, cupti/cupti_hold.hpp): the first hold of the process, or the first after CUPTI was given
 // back, sets it up (subscriber, buffers, activity kinds) in the constructor, before any interval starts. While held,
 // every kernel of the process is recorded by CUPTI (records no scope needs are dropped on arrival, their end times
-// kept per device for gpu-idle-before) and a launch call costs a little more host time (bench/kernel_policy). When
+// kept per device for gpu-idle-before) and a launch call costs a little more host time (bench_kernel_policy). When
 // the last hold ends, pending scopes' records are delivered and CUPTI is given back to the process: keep a CuptiHold
 // around a loop of ScopedTimer<KernelPolicy> scopes so it is set up once (bench/cupti_hold).
 // CUPTI allows one subscriber per process: while Nsight Systems/Compute, torch.profiler or another CUPTI tool holds
