@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The first loop a new user writes over per-block samples, in a file that only imports the module (no
 // range-v3 header, no gpuchrono header): it must compile and run. ctest "cpu.range_for_through_import".
+// The version comes through the import too: Version and version() are exported names.
 // Made-up samples: four blocks, regions 0 and 1, 20 ns each; block 3 moved from SM 3 to SM 9.
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 import gpuchrono;
@@ -26,6 +28,14 @@ int main() {
             ++failures;
         }
     };
+
+    const gpuchrono::Version v = gpuchrono::version();
+    const std::string numbers = std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
+    if (std::string(v.text) != numbers) {
+        std::printf("range_for_through_import: FAILED: version().text is \"%s\", its numbers say %s\n",
+                    std::string(v.text).c_str(), numbers.c_str());
+        ++failures;
+    }
 
     double total_ns = 0;
     for (gpuchrono::Duration d : blocks | gpuchrono::views::block_durations) total_ns += d.ns();
