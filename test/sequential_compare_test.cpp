@@ -9,6 +9,7 @@
 #include <gpuchrono/measure/round_plan.hpp>
 #include <gpuchrono/measure/sequential_compare.hpp>
 #include <gpuchrono/measure/sequential_test.hpp>
+#include <gpuchrono/testing/sequential_checks.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -445,6 +446,11 @@ BOOST_AUTO_TEST_CASE(result_says_verdict_interval_and_counts) {
     std::ostringstream printed;
     printed << c;
     BOOST_TEST(printed.str().find(samples) != std::string::npos, printed.str());
+    // The testing checks say both intervals too.
+    const gpuchrono::CheckResult check = gpuchrono::check_not_slower(c);
+    BOOST_TEST(!check.passed);
+    BOOST_TEST(check.message.find("\"new\" against \"old\" is slower: ") == 0u, check.message);
+    BOOST_TEST(check.message.find("] over " + samples + "decided on ") != std::string::npos, check.message);
     // Before any block: no effect to show, and no look.
     const gpuchrono::SequentialComparison empty =
         gpuchrono::sequential_result(SequentialTest(SequentialTestOptions{0.005, 0.99, 16}), "old", "new");
