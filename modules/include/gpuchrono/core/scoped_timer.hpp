@@ -54,12 +54,12 @@ public:
 
     template <class A, class B>
         requires std::constructible_from<Policy, A, B>
-    ScopedTimer(A&& a, B&& b, std::source_location where = std::source_location::current())
+    explicit ScopedTimer(A&& a, B&& b, std::source_location where = std::source_location::current())
         : ScopedTimer(std::in_place, nullptr, where, std::forward<A>(a), std::forward<B>(b)) {}
 
     template <class A, class B, class C>
         requires std::constructible_from<Policy, A, B, C>
-    ScopedTimer(A&& a, B&& b, C&& c, std::source_location where = std::source_location::current())
+    explicit ScopedTimer(A&& a, B&& b, C&& c, std::source_location where = std::source_location::current())
         : ScopedTimer(std::in_place, nullptr, where, std::forward<A>(a), std::forward<B>(b), std::forward<C>(c)) {}
 
     // Starts timing and appends the measurement to `into` when the timer stops, however it stops.
@@ -69,26 +69,26 @@ public:
 
     template <class A>
         requires std::constructible_from<Policy, A>
-    ScopedTimer(Series& into, A&& a, std::source_location where = std::source_location::current())
+    explicit ScopedTimer(Series& into, A&& a, std::source_location where = std::source_location::current())
         : ScopedTimer(std::in_place, &into, where, std::forward<A>(a)) {}
 
     template <class A, class B>
         requires std::constructible_from<Policy, A, B>
-    ScopedTimer(Series& into, A&& a, B&& b, std::source_location where = std::source_location::current())
+    explicit ScopedTimer(Series& into, A&& a, B&& b, std::source_location where = std::source_location::current())
         : ScopedTimer(std::in_place, &into, where, std::forward<A>(a), std::forward<B>(b)) {}
 
     // Braced options, `ScopedTimer<EventPolicy> t(series, stream, {.wait_at_stop = false})`: a braced list has
     // no type, so it cannot be deduced through the templates above; these name the policy's Options for it.
     template <class Target, class P = Policy>
         requires std::constructible_from<P, Target, typename P::Options>
-    ScopedTimer(Target&& target, typename P::Options options,
-                std::source_location where = std::source_location::current())
+    explicit ScopedTimer(Target&& target, typename P::Options options,
+                         std::source_location where = std::source_location::current())
         : ScopedTimer(std::in_place, nullptr, where, std::forward<Target>(target), std::move(options)) {}
 
     template <class Target, class P = Policy>
         requires std::constructible_from<P, Target, typename P::Options>
-    ScopedTimer(Series& into, Target&& target, typename P::Options options,
-                std::source_location where = std::source_location::current())
+    explicit ScopedTimer(Series& into, Target&& target, typename P::Options options,
+                         std::source_location where = std::source_location::current())
         : ScopedTimer(std::in_place, &into, where, std::forward<Target>(target), std::move(options)) {}
 
     ScopedTimer(const ScopedTimer&) = delete;
