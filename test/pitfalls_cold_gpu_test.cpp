@@ -6,13 +6,15 @@
 
 #include <gpuchrono/core/cuda_error.hpp>  // GPUCHRONO_CUDA_CHECK: macros do not travel through import
 
+#include <cold_spin.hpp>
 #include <spin.hpp>
 
 #include <cuda_runtime_api.h>
 
 #include <chrono>
-
+#include <string>
 #include <string_view>
+#include <vector>
 
 // Internals the module does not export, reached through their headers.
 #include <gpuchrono/gpu/driver_probe.hpp>
@@ -85,6 +87,44 @@ BOOST_AUTO_TEST_CASE(the_first_event_timer_of_a_process_excludes_context_creatio
     // Context creation is in the constructor's time, not in the interval: the interval holds the kernel and
     // its first (lazy-loading) launch, both shorter than creating a context, at any speed of the machine.
     BOOST_TEST(m.duration() < constructor, "context creation leaked into the interval: " << m.duration());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// docs/pitfalls-catalog.md #4: a kernel's first launch inside the first EventPolicy scope at a line loads its module
+// (lazy loading) inside the interval. Whatever the stream shows at the stop, the finding names the cold start, never
+// "pass the timer the stream the work is launched on" (timed-stream-idle), and names the user's line.
+BOOST_AUTO_TEST_SUITE(pitfalls_cold_launch, *boost::unit_test::precondition(no_context_yet()))
+
+BOOST_AUTO_TEST_CASE(a_kernels_first_launch_is_a_cold_start_at_the_users_line) {
+    gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);
+    GPUCHRONO_CUDA_CHECK(cudaFree(nullptr), "creating the context before any timer");
+    cudaStream_t stream = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a stream");
+    const bool lazy = gpuchrono::module_loading_mode() == gpuchrono::ModuleLoading::lazy;
+    BOOST_TEST_MESSAGE("module loading: " << gpuchrono::to_string(gpuchrono::module_loading_mode()));
+    int timer_line = 0;
+    std::vector<Measurement> taken;
+    for (int i = 0; i < 3; ++i) {
+        timer_line = __LINE__ + 1;
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+        gpuchrono::kernels::launch_cold_spin(Duration::from_us(2), stream);
+        taken.push_back(t.stop());
+        GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "draining between scopes");
+    }
+    show("event, the first launch of a kernel", taken[0]);
+    show("event, its second launch", taken[1]);
+    BOOST_TEST(!has(taken[0], gpuchrono::codes::timed_stream_idle), "the work was on the timed stream");
+    for (const Finding& f : taken[0].findings())
+        BOOST_TEST(f.where == "pitfalls_cold_gpu_test.cpp:" + std::to_string(timer_line), f.where);
+    if (lazy && has(taken[0], gpuchrono::codes::cold_first_sample)) {
+        for (const Finding& f : taken[0].findings())
+            if (f.code == gpuchrono::codes::cold_first_sample)
+                BOOST_TEST(f.fix.find("CUDA_MODULE_LOADING=EAGER") != std::string::npos, f.fix);
+    }
+    // Later scopes at the same line are warm: no cold start is claimed for them.
+    for (std::size_t i = 1; i < taken.size(); ++i) BOOST_TEST(!has(taken[i], gpuchrono::codes::cold_first_sample));
+    (void)cudaStreamDestroy(stream);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -9,6 +9,7 @@
 #include <gpuchrono/measure/round_plan.hpp>
 #include <gpuchrono/measure/sequential_compare.hpp>
 #include <gpuchrono/measure/sequential_mean_test.hpp>
+#include <gpuchrono/testing/sequential_checks.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -17,6 +18,7 @@
 #include <cstddef>
 #include <functional>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -432,6 +434,28 @@ BOOST_AUTO_TEST_CASE(result_says_verdict_interval_and_counts) {
     BOOST_TEST(c.samples_a == 2 * c.blocks);
     BOOST_TEST(c.looks + 16 == c.blocks);
     BOOST_TEST(c.reason.find("slower: \"new\" against \"old\"") == 0u);
+    // Beside the interval that decided, the plain one of the samples taken: narrower, above 0, around the +2%.
+    BOOST_TEST(c.plain_low <= c.plain_change);
+    BOOST_TEST(c.plain_change <= c.plain_high);
+    BOOST_TEST(c.plain_low > 0.0);
+    BOOST_TEST(c.plain_change == 0.02, boost::test_tools::tolerance(0.25));
+    BOOST_TEST(c.plain_high - c.plain_low < c.change_high - c.change_low);
+    const std::string samples = std::to_string(c.samples_a) + " + " + std::to_string(c.samples_b) + " samples; ";
+    BOOST_TEST(c.reason.find("] over " + samples + "decided on ") != std::string::npos, c.reason);
+    BOOST_TEST(c.reason.find("at 99% over every look, above 0") != std::string::npos, c.reason);
+    std::ostringstream printed;
+    printed << c;
+    BOOST_TEST(printed.str().find(samples) != std::string::npos, printed.str());
+    // The testing checks say both intervals too.
+    const gpuchrono::CheckResult check = gpuchrono::check_not_slower(c);
+    BOOST_TEST(!check.passed);
+    BOOST_TEST(check.message.find("\"new\" against \"old\" is slower: ") == 0u, check.message);
+    BOOST_TEST(check.message.find("] over " + samples + "decided on ") != std::string::npos, check.message);
+    // Before any block: no effect to show, and no look.
+    const gpuchrono::SequentialComparison empty =
+        gpuchrono::sequential_result(SequentialTest(SequentialTestOptions{0.005, 0.99, 16}), "old", "new");
+    BOOST_TEST(std::isnan(empty.plain_change));
+    BOOST_TEST(empty.reason.find("no samples yet; no look yet") != std::string::npos, empty.reason);
     BOOST_CHECK_THROW(test.add_block(std::vector<double>{1.0}, std::vector<double>{1.0}), std::logic_error);
 }
 

@@ -12,6 +12,8 @@ verdicts and reports as the C++ library it binds.
 from __future__ import annotations
 
 import inspect
+import os
+import sys
 import warnings
 from typing import Any, Callable, Iterable, Optional
 
@@ -101,6 +103,20 @@ def _median(values) -> float:
 _series_properties()
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _caller_where() -> str:
+    """The user's line that called into the package, "script.py:12": the first frame outside this package, which
+    findings name as their place (a C++ source location cannot hold a Python line)."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+    if frame is None:
+        return ""
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
 def measure(fn: Callable, name: str = "measure", stream: Any = None, method: str = "auto", cache: str = "warm",
             target_width: float = 0.01, max_time: float = 2.0, bytes_read: int = 0, bytes_written: int = 0) -> Series:
     """Times `fn` until the 95% confidence interval of its median is narrower than `target_width` (or `max_time`
@@ -120,14 +136,15 @@ def measure(fn: Callable, name: str = "measure", stream: Any = None, method: str
     handle = stream_handle(stream)
     _require_device()
     pass_stream = _takes_stream(fn)
+    where = _caller_where()
 
     call = launcher(fn, pass_stream)
     _sync_cupti_users()
     with stream_context(stream):
         series = _gpuchrono._measure(call, name, handle, method, cache, float(target_width),
-                                     float(max_time), int(bytes_read), int(bytes_written))
+                                     float(max_time), int(bytes_read), int(bytes_written), where)
     _gpuchrono._release_cupti()  # given back now, not after the library's linger: a profiler may start next
-    _warn(series.summary_findings, stacklevel=2)  # the measurements' findings, one per code, and the series'
+    _warn(series._summary_findings(where), stacklevel=2)  # the measurements' findings, one per code, and the series'
     _note_kernel_fallback(series, method)
     return series
 
@@ -159,13 +176,16 @@ class Comparison:
 
 class SequentialComparison:
     """compare(fn_a, fn_b)'s verdict (a Verdict: "faster", "slower", "no_difference" or "inconclusive"), the
-    relative change of b against a with its anytime-valid interval, the looks and samples it took, each side's
-    drift across the comparison, the wall time, and the reason in words."""
+    relative change of b against a with its anytime-valid interval (ci, which decided the verdict), the plain
+    interval of the samples taken (plain_change, plain_ci: what the effect is, at the end only), the looks and
+    samples it took, each side's drift across the comparison, the wall time, and the reason in words."""
 
     def __init__(self, d: dict):
         self.verdict: Verdict = Verdict._from_library(d["verdict"])
         self.change: float = d["change"]
         self.ci: tuple = (d["change_low"], d["change_high"])
+        self.plain_change: float = d["plain_change"]
+        self.plain_ci: tuple = (d["plain_low"], d["plain_high"])
         self.looks: int = d["looks"]
         self.samples: tuple = (d["samples_a"], d["samples_b"])
         self.median_a_ns: float = d["median_a_ns"]
@@ -187,10 +207,11 @@ def _compare_fns(fn_a: Callable, fn_b: Callable, threshold: float, max_time: flo
     handle = stream_handle(stream)
     call_a = launcher(fn_a, _takes_stream(fn_a))
     call_b = launcher(fn_b, _takes_stream(fn_b))
+    where = _caller_where()
     _sync_cupti_users()
     with stream_context(stream):
         d = _gpuchrono._compare_fns(call_a, call_b, handle, method, cache, float(threshold), float(confidence),
-                                    float(max_time))
+                                    float(max_time), where)
     _gpuchrono._release_cupti()
     return SequentialComparison(d)
 
@@ -255,7 +276,7 @@ class _Timer:
         _require_device()
         self._context = stream_context(self._stream)
         self._context.__enter__()
-        self._impl._enter()
+        self._impl._enter(_caller_where())
         return self
 
     def __exit__(self, exc_type, exc, tb):

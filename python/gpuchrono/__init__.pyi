@@ -47,6 +47,8 @@ class SequentialComparison:
     verdict: Verdict
     change: float
     ci: tuple[float, float]
+    plain_change: float
+    plain_ci: tuple[float, float]
     looks: int
     samples: tuple[int, int]
     median_a_ns: float

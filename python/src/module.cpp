@@ -77,14 +77,18 @@ template <class Policy>
 class PyTimer {
 public:
     explicit PyTimer(std::uintptr_t stream) : stream_(stream) {}
-    void enter() {
+    // `where`: the Python line of the with-statement, which the block's findings name.
+    void enter(std::string where) {
         if (timer_ || result_) throw std::logic_error("this timer was already entered: make a new one for each block");
+        where_ = std::move(where);
         nb::gil_scoped_release unlocked;
+        const gpuchrono::detail::ScopedCallerName caller(where_);
         timer_ = std::make_unique<gpuchrono::ScopedTimer<Policy>>(as_stream(stream_));
     }
     void exit() {
         if (!timer_) throw std::logic_error("__exit__ without __enter__");
         nb::gil_scoped_release unlocked;
+        const gpuchrono::detail::ScopedCallerName caller(where_);
         result_ = timer_->stop();
         result_->resolve();
         timer_.reset();  // a KernelPolicy's hold of CUPTI ends with the block, not when Python collects the timer
@@ -96,6 +100,7 @@ public:
 
 private:
     std::uintptr_t stream_;
+    std::string where_;
     std::unique_ptr<gpuchrono::ScopedTimer<Policy>> timer_;
     std::optional<gpuchrono::Measurement> result_;
 };
@@ -105,7 +110,7 @@ void bind_timer(nb::module_& m, const char* name) {
     using T = PyTimer<Policy>;
     nb::class_<T>(m, name)
         .def(nb::init<std::uintptr_t>(), "stream"_a)
-        .def("_enter", &T::enter)
+        .def("_enter", &T::enter, "where"_a)
         .def("_exit", &T::exit)
         .def_prop_ro("duration_ns", [](const T& t) { return t.result().failed() ? std::nan("") : t.result().duration().ns(); })
         .def_prop_ro("error", [](const T& t) { return t.result().failed() ? t.result().error() : std::string(); })
@@ -159,7 +164,7 @@ gpuchrono::detail::LaunchFn python_launch(nb::callable& fn, std::optional<nb::py
 }
 
 gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uintptr_t stream,
-                              const gpuchrono::MeasureOptions& options) {
+                              const gpuchrono::MeasureOptions& options, const std::string& where) {
     std::optional<nb::python_error> raised;
     gpuchrono::Series series;
     {
@@ -167,6 +172,7 @@ gpuchrono::Series run_measure(nb::callable fn, const std::string& name, std::uin
         // The stream measure() hands over (the graph method's capture stream, not always the user's) goes to fn;
         // the package's wrapper makes it torch's and CuPy's current stream for callables that take none.
         const gpuchrono::detail::LaunchFn launch = python_launch(fn, raised);
+        const gpuchrono::detail::ScopedCallerName caller(where);
         try {
             series = gpuchrono::detail::measure_erased(name, as_stream(stream), launch, true, options,
                                                        std::source_location::current());
@@ -195,7 +201,8 @@ nb::dict verdict_dict(const Comparison& c) {
 // compare(fn_a, fn_b): both callables interleaved by the C++ library; an exception one of them raised is raised
 // again here, with its traceback, after the comparison has unwound.
 nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t stream, const std::string& method,
-                         const std::string& cache, double threshold, double confidence, double max_time_s) {
+                         const std::string& cache, double threshold, double confidence, double max_time_s,
+                         const std::string& where) {
     gpuchrono::SequentialCompareOptions o;
     set_method_and_cache(o, method, cache, "\"auto\", \"kernel\" or \"event\"");
     o.stream = as_stream(stream);
@@ -208,6 +215,7 @@ nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t st
     {
         nb::gil_scoped_release unlocked;
         const gpuchrono::detail::LaunchFn a = python_launch(fn_a, raised), b = python_launch(fn_b, raised);
+        const gpuchrono::detail::ScopedCallerName caller(where);
         try {
             r = gpuchrono::detail::compare_interleaved(a, true, b, true, o, std::source_location::current());
         } catch (...) {
@@ -216,6 +224,9 @@ nb::dict run_compare_fns(nb::callable fn_a, nb::callable fn_b, std::uintptr_t st
     }
     if (raised) throw std::move(*raised);
     nb::dict d = verdict_dict(r);
+    d["plain_change"] = r.plain_change;
+    d["plain_low"] = r.plain_low;
+    d["plain_high"] = r.plain_high;
     d["looks"] = r.looks;
     d["samples_a"] = r.samples_a;
     d["samples_b"] = r.samples_b;
@@ -331,17 +342,22 @@ NB_MODULE(_gpuchrono, m) {
         .def_prop_ro("summary_findings", [](const PySeries& s) {
             return findings_list(gpuchrono::summary(s).findings);
         })
+        // The same, the findings naming `where` (the Python caller's file:line) as their place.
+        .def("_summary_findings", [](const PySeries& s, const std::string& where) {
+            const gpuchrono::detail::ScopedCallerName caller(where);
+            return findings_list(gpuchrono::summary(s).findings);
+        }, "where"_a)
         .def("__repr__", [](const PySeries& s) {
             return "<gpuchrono.Series '" + s.name() + "', " + std::to_string(s.size()) + " samples>";
         });
 
     m.def("_measure", [](nb::callable fn, const std::string& name, std::uintptr_t stream,
                          const std::string& method, const std::string& cache, double target_width, double max_time_s,
-                         std::uint64_t bytes_read, std::uint64_t bytes_written) {
+                         std::uint64_t bytes_read, std::uint64_t bytes_written, const std::string& where) {
         const auto options = measure_options(method, cache, target_width, max_time_s, bytes_read, bytes_written);
-        return PySeries(run_measure(std::move(fn), name, stream, options));
+        return PySeries(run_measure(std::move(fn), name, stream, options, where));
     }, "fn"_a, "name"_a, "stream"_a, "method"_a, "cache"_a, "target_width"_a, "max_time_s"_a,
-       "bytes_read"_a, "bytes_written"_a);
+       "bytes_read"_a, "bytes_written"_a, "where"_a);
 
     m.def("_check_options", [](const std::string& method, const std::string& cache, double target_width, double max_time_s) {
         (void)measure_options(method, cache, target_width, max_time_s, 0, 0);
@@ -358,7 +374,7 @@ NB_MODULE(_gpuchrono, m) {
     });
 
     m.def("_compare_fns", &run_compare_fns, "fn_a"_a, "fn_b"_a, "stream"_a, "method"_a, "cache"_a, "threshold"_a,
-          "confidence"_a, "max_time_s"_a);
+          "confidence"_a, "max_time_s"_a, "where"_a);
 
     m.def("_check", [](const std::string& which, const PySeries& a, const PySeries* b) {
         gpuchrono::CheckResult r;

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What the package does without a GPU: argument checking, streams, series, reports, verdicts, pytest helpers."""
+import inspect
 import json
 import os
 
@@ -112,6 +113,16 @@ def test_compare_verdicts_and_the_testing_helpers():
         gpuchrono.testing.assert_faster(a, slower)
     with pytest.raises(TypeError, match="must be a gpuchrono.Series"):
         gpuchrono.compare(a, [1, 2, 3])
+
+
+def test_series_findings_name_the_python_callers_line():
+    line = inspect.currentframe().f_lineno + 1
+    where = gpuchrono._caller_where()
+    assert where == f"test_api.py:{line}"
+    few = synthetic("few", [1000.0, 1010.0])  # too-few-samples
+    findings = few._summary_findings(where)
+    assert findings, "two samples carry too-few-samples"
+    assert all(f["where"] == where for f in findings), findings
 
 
 def test_write_report_writes_the_same_files_as_cpp(tmp_path):

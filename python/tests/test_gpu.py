@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """On a GPU: exact kernel times against the ground-truth spin, the loop's behaviour with Python callables, and
 torch / Triton / CuPy where they are installed. Skipped (visibly) without a CUDA device."""
+import inspect
 import threading
 import time
 import warnings
@@ -84,9 +85,11 @@ def test_other_python_threads_run_while_the_loop_waits():
 def test_findings_become_timing_warnings():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with gpuchrono.event_timer():
+        with gpuchrono.event_timer() as t:
             _testing.spin(2_000, 0)  # under 10x the event floor: interval-below-event-floor
+    line = inspect.currentframe().f_lineno - 2  # the with-statement's
     assert any(issubclass(w.category, gpuchrono.TimingWarning) for w in caught), [str(w.message) for w in caught]
+    assert t.findings and all(f["where"] == f"test_gpu.py:{line}" for f in t.findings), t.findings
 
 
 def test_torch_matmul_and_stream_objects():

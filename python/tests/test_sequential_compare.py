@@ -28,6 +28,11 @@ def test_a_longer_spin_is_found_slower():
     assert c.ci[0] <= c.change <= c.ci[1]
     assert c.samples[0] == c.samples[1] > 0
     assert c.looks > 0 and c.wall_time > 0
+    # The plain interval of the samples: where the change is, narrower than the anytime-valid one that decided.
+    assert c.plain_ci[0] <= c.plain_change <= c.plain_ci[1]
+    assert 0.02 < c.plain_change < 0.10, c.text
+    assert c.plain_ci[1] - c.plain_ci[0] < c.ci[1] - c.ci[0], c.text
+    assert f"over {c.samples[0]} + {c.samples[1]} samples; decided on " in c.reason, c.reason
 
 
 def test_a_spin_against_itself_is_not_faster_or_slower():

@@ -3,12 +3,18 @@
 // a bounded and uniform sample, per-device busy and idle time, dropped records counted.
 #include <boost/test/unit_test.hpp>
 
+#include "cupti/library_kernels.hpp"
 #include "run/aggregate.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numeric>
+#include <regex>
 #include <string>
+#include <vector>
 
 #include <gpuchrono/api.hpp>
 
@@ -140,6 +146,33 @@ BOOST_AUTO_TEST_CASE(ten_million_launches_in_bounded_memory) {
     std::size_t held = 0;
     for (const DurationTable& k : a.kernels()) held += k.sample.values().capacity();
     BOOST_TEST(held <= 8u * 8192u);
+}
+
+BOOST_AUTO_TEST_CASE(the_librarys_own_kernels_are_known_by_name) {
+    using gpuchrono::cupti::is_library_kernel;
+    BOOST_TEST(is_library_kernel("gpuchrono::detail::(anonymous namespace)::warmup_kernel()"));
+    BOOST_TEST(is_library_kernel("gpuchrono::detail::(anonymous namespace)::lead_spin_kernel(unsigned long)"));
+    // The project's example kernels live in gpuchrono::kernels and are a program's own; so is a longer name.
+    BOOST_TEST(!is_library_kernel("gpuchrono::kernels::(anonymous namespace)::spin_kernel(unsigned long)"));
+    BOOST_TEST(!is_library_kernel("gpuchrono::detail::(anonymous namespace)::warmup_kernel_of_mine()"));
+    BOOST_TEST(!is_library_kernel("warmup_kernel()"));
+    // Every __global__ function the library's sources define is in the list (the stream marker has its own name).
+    std::vector<std::string> defined;
+    const std::regex global(R"(__global__\s+void\s+(\w+)\s*\()");
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(GPUCHRONO_TEST_LIBRARY_SOURCES)) {
+        if (entry.path().extension() != ".cu") continue;
+        std::ifstream in(entry.path());
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (std::sregex_iterator it(text.begin(), text.end(), global), end; it != end; ++it) defined.push_back((*it)[1]);
+    }
+    BOOST_TEST(defined.size() >= 7u, defined.size() << " kernels found under " << GPUCHRONO_TEST_LIBRARY_SOURCES);
+    for (const std::string& name : defined) {
+        if (name == "gpuchrono_stream_marker") continue;
+        const bool listed = std::any_of(std::begin(gpuchrono::cupti::library_kernel_names),
+                                        std::end(gpuchrono::cupti::library_kernel_names),
+                                        [&](std::string_view n) { return n.ends_with("::" + name); });
+        BOOST_TEST(listed, name << " is a kernel of the library's missing from cupti/library_kernels.hpp");
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -221,6 +221,11 @@ def scoped(a):
     expect(spin is not None and spin["calls"] == got["spins_launched"],
            f"scoped: the report counts each of the {got['spins_launched']} spins once ({spin})")
     expect(not any("gpuchrono_stream_marker" in k for k in rows), "scoped: no stream-mark row in the report")
+    library = [k for k in rows if k.startswith(("gpuchrono::detail::", "gpuchrono::(anonymous namespace)::",
+                                                 "gpuchrono::calibration_kernels::"))]
+    expect(not library, f"scoped: none of gpuchrono's own kernels is a row of the program's ({library})")
+    expect(any("launches of gpuchrono's own kernels" in n for n in rep["notes"]),
+           f"scoped: the report counts gpuchrono's own kernels in a note ({rep['notes']})")
     expect(any("gpuchrono_stream_marker kernels" in n for n in rep["notes"]) and
            any("shared this recording's CUPTI subscription" in n for n in rep["notes"]),
            f"scoped: the report says the marks were left out and the subscription shared ({rep['notes']})")

@@ -143,6 +143,8 @@ def main():
     expect(k == {"spin(unsigned long)": 20, "after": 10}, f"shared: the report counts each kernel once, no marks ({k})")
     notes = rep["notes"] if rep else []
     expect(any(n.startswith("2 gpuchrono_stream_marker kernels") for n in notes), f"shared: the marks left out, said ({notes})")
+    expect(any(n.startswith("4 launches of gpuchrono's own kernels") for n in notes),
+           f"shared: the library's warm-ups and lead spin left out, counted ({notes})")
     expect(any("shared this recording's CUPTI subscription (attached 2 times)" in n for n in notes), "shared: the sharing said")
 
     r, rep = run("shared-churn")

@@ -4,11 +4,36 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace gpuchrono {
 
+namespace {
+bool looks_cold(const EventIntervalObservation& o) {
+    return o.idle_at_start && o.idle_at_stop && o.first_at_call_site && o.loading == ModuleLoading::lazy &&
+           o.host_time >= host_time_floor;
+}
+}  // namespace
+
+std::optional<Finding> check_cold_first_scope(const EventIntervalObservation& o) {
+    if (!looks_cold(o)) return std::nullopt;
+    std::vector<Evidence> evidence{{"host_time_ns", o.host_time.ns()}};
+    std::string message = "the first scope timed at this line found the stream idle at its start and at its stop, " +
+                          to_string(o.host_time) + " later on the host";
+    if (o.interval) {
+        message += " (an event interval of " + to_string(*o.interval) + ")";
+        evidence.push_back({"interval_ns", o.interval->ns()});
+    }
+    message += ": with lazy module loading on, the first launch of each kernel in a process loads its module on the "
+               "host (171-430 us on an H100), and the short work it launched ended before the stop was recorded; "
+               "the interval is that load, and later scopes here do not pay it";
+    return make_finding(codes::cold_first_sample, std::move(message), std::move(evidence),
+                        "launch each kernel once before timing it, or set CUDA_MODULE_LOADING=EAGER so that modules "
+                        "load when the context is created");
+}
+
 std::optional<Finding> check_timed_stream_idle(const EventIntervalObservation& o) {
-    if (!o.idle_at_start || !o.idle_at_stop) return std::nullopt;
+    if (!o.idle_at_start || !o.idle_at_stop || looks_cold(o)) return std::nullopt;
     std::vector<Evidence> evidence{{"host_time_ns", o.host_time.ns()}};
     std::string message = "the timed stream had no pending work when the timer started nor when it stopped, " +
                           to_string(o.host_time) + " later on the host";

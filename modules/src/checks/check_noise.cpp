@@ -47,18 +47,19 @@ std::optional<Finding> check_sample_count(std::size_t count, double percentile, 
 }
 
 std::optional<Finding> check_variation(const Stats& s, const NoiseLimits& limits) {
-    if (s.count < 2) return std::nullopt;
-    const bool cv_high = std::isfinite(s.cv) && s.cv > limits.max_cv;
-    const double ratio = s.min.ns() > 0 ? s.max / s.min : std::nan("");
-    const bool ratio_high = std::isfinite(ratio) && ratio > limits.max_over_min;
-    if (!cv_high && !ratio_high) return std::nullopt;
-    std::string message = "the " + std::to_string(s.count) + " samples vary by cv " + significant(s.cv * 100) +
-                          "% (threshold " + significant(limits.max_cv * 100) + "%)";
-    if (std::isfinite(ratio))
-        message += " and max/min " + significant(ratio) + " (threshold " + significant(limits.max_over_min) + ")";
-    message += ": min " + to_string(s.min) + ", median " + to_string(s.median) + ", max " + to_string(s.max);
-    std::vector<Evidence> evidence{{"cv", s.cv}};
-    if (std::isfinite(ratio)) evidence.push_back({"max_over_min", ratio});
+    if (s.count < 2 || !(s.median.ns() > 0)) return std::nullopt;
+    const double spread = s.mad / s.median;
+    if (!std::isfinite(spread) || !(spread > limits.max_mad_over_median)) return std::nullopt;
+    std::string message = "the " + std::to_string(s.count) + " samples spread by " + significant(spread * 100) +
+                          "% of their median (median absolute deviation " + to_string(s.mad) + ", threshold " +
+                          significant(limits.max_mad_over_median * 100) + "%): min " + to_string(s.min) +
+                          ", median " + to_string(s.median) + ", max " + to_string(s.max);
+    std::vector<Evidence> evidence{{"mad_over_median", spread}};
+    if (std::isfinite(s.cv)) {
+        message += ", cv " + significant(s.cv * 100) + "%";
+        evidence.push_back({"cv", s.cv});
+    }
+    if (s.min.ns() > 0) evidence.push_back({"max_over_min", s.max / s.min});
     return make_finding(codes::high_variation, std::move(message), std::move(evidence));
 }
 

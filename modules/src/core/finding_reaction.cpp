@@ -110,8 +110,21 @@ std::string describe(const void* return_address) {
     return (object.empty() ? std::string("program") : object) + text;
 }
 
+// "file.cpp:42": the file's name without its folders, and the line.
+std::string file_and_line(const std::source_location& location) {
+    std::string file = location.file_name();
+    if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
+    return file + ":" + std::to_string(location.line());
+}
+
+// The binding's caller (detail::ScopedCallerName) on this thread, if one is named.
+thread_local const std::string* caller_name = nullptr;
+
 std::string where_of(const CallSite& site) {
-    if (!site.where.empty() || site.return_address == nullptr) return site.where;
+    if (caller_name && !caller_name->empty()) return *caller_name;
+    if (!site.where.empty()) return site.where;
+    if (site.location) return file_and_line(*site.location);
+    if (site.return_address == nullptr) return {};
     Reporting& r = reporting();
     std::lock_guard lock(r.mutex);
     auto it = r.places.find(site.return_address);
@@ -214,13 +227,11 @@ FindingError::FindingError(Finding finding, Findings all, std::optional<Measurem
       all_(std::move(all)),
       measurement_(std::move(measurement)) {}
 
-CallSite CallSite::at(std::source_location location) {
-    std::string file = location.file_name();
-    if (auto slash = file.find_last_of('/'); slash != std::string::npos) file.erase(0, slash + 1);
-    return CallSite{nullptr, file + ":" + std::to_string(location.line())};
-}
+CallSite CallSite::at(std::source_location location) { return CallSite{nullptr, file_and_line(location), {}}; }
 
-CallSite CallSite::returning_to(const void* return_address) noexcept { return CallSite{return_address, {}}; }
+CallSite CallSite::located(std::source_location location) noexcept { return CallSite{nullptr, {}, location}; }
+
+CallSite CallSite::returning_to(const void* return_address) noexcept { return CallSite{return_address, {}, {}}; }
 
 void handle_findings(Measurement& m, Findings found, const CallSite& site) {
     if (found.empty()) return;
@@ -249,6 +260,12 @@ void handle_series_findings(Findings& found, std::string_view series_name, const
     // A prefix no "file:line" or "program+0x..." call site can carry, so the two kinds of key never meet.
     react(found, std::nullopt, "series \"" + std::string(series_name) + "\"");
 }
+
+ScopedCallerName::ScopedCallerName(std::string where) : where_(std::move(where)), previous_(caller_name) {
+    caller_name = &where_;
+}
+
+ScopedCallerName::~ScopedCallerName() { caller_name = previous_; }
 
 }  // namespace detail
 

@@ -82,7 +82,7 @@ protected:
 // sample and read once, by whichever side reads first; the next round's first sample begins a new one.
 class KernelRound {
 public:
-    explicit KernelRound(cudaStream_t stream) : stream_(stream) {}
+    KernelRound(cudaStream_t stream, std::source_location where) : stream_(stream), where_(where) {}
 
     // Queues one sample (the flush before it, outside it, when cold); returns its index in the round.
     std::size_t queue(const LaunchFn& launch, L2Flush* flush) {
@@ -113,7 +113,7 @@ public:
         } catch (const TimerError& e) {
             throw failed(e);
         }
-        report_no_activity(*batch_, CallSite::at());
+        report_no_activity(*batch_, CallSite::located(where_));
         return *got;
     }
 
@@ -123,6 +123,7 @@ private:
     }
 
     cudaStream_t stream_;
+    std::source_location where_;  // the user's compare() call, which the round's findings name
     std::unique_ptr<KernelBatch> batch_;
     bool read_ = false;
 };
@@ -306,7 +307,7 @@ std::vector<std::string> probe(const std::array<ProbedSide, 2>& sides, Method me
 }
 
 SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const LaunchFn& raw_b, bool b_takes_stream,
-                         const SequentialCompareOptions& options) {
+                         const SequentialCompareOptions& options, std::source_location where) {
     const auto began = std::chrono::steady_clock::now();
     options.validate();
     const std::string label_a = side_label(options.name_a, 'A'), label_b = side_label(options.name_b, 'B');
@@ -347,7 +348,7 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
     const WarmupRecord warm_b = warm_up(stream, device, b, warm, after_a ? &*after_a : nullptr);
 
     std::array<std::unique_ptr<SideTimer>, 2> side;
-    const auto round = method == Method::kernel ? std::make_shared<KernelRound>(stream) : nullptr;
+    const auto round = method == Method::kernel ? std::make_shared<KernelRound>(stream, where) : nullptr;
     for (int i = 0; i < 2; ++i) {
         const LaunchFn& launch = i == 0 ? a : b;
         L2Flush* f = flush ? &*flush : nullptr;
@@ -411,7 +412,7 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
 
 SequentialComparison compare_interleaved(const LaunchFn& a, bool a_takes_stream, const LaunchFn& b, bool b_takes_stream,
                                          const SequentialCompareOptions& options, std::source_location where) {
-    return in_entry_point("compare(fn_a, fn_b)", &where, [&] { return run(a, a_takes_stream, b, b_takes_stream, options); });
+    return in_entry_point("compare(fn_a, fn_b)", &where, [&] { return run(a, a_takes_stream, b, b_takes_stream, options, where); });
 }
 
 }  // namespace gpuchrono::detail

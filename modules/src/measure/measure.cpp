@@ -170,7 +170,7 @@ Series measure_named(std::string name, cudaStream_t stream, const LaunchFn& laun
     const bool kernel_ok = may_use_kernel && kernel_method_available(&why_no_kernel);
     const Method first = first_choice(options.method, kernel_ok);
     const MethodSetup setup{name, stream, device, launch, takes_stream, flush ? &*flush : nullptr, options,
-                            record->warmup.per_call};
+                            record->warmup.per_call, where};
     std::unique_ptr<SampleMethod> method;
     std::string choice;
     if (options.method != Method::automatic) {

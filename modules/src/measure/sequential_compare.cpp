@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/measure/sequential_compare.hpp>
+#include <gpuchrono/measure/hodges_lehmann.hpp>
 
 #include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gpuchrono {
 
@@ -61,12 +63,36 @@ SequentialComparison sequential_result(const SequentialTest& test, const std::st
     if (c.samples_b) c.median_b = Duration::from_ns(test.median_b_ns());
     c.drift_a = test.drift_a();
     c.drift_b = test.drift_b();
+    c.plain_change = c.plain_low = c.plain_high = std::nan("");
+    if (c.samples_a && c.samples_b) {
+        std::vector<double> log_a, log_b;
+        for (double v : test.samples_a_ns()) log_a.push_back(std::log(v));
+        for (double v : test.samples_b_ns()) log_b.push_back(std::log(v));
+        const ShiftEstimate plain = hodges_lehmann(log_a, log_b, c.confidence);
+        c.plain_change = std::expm1(plain.estimate);
+        if (plain.reaches_confidence) {
+            c.plain_low = std::expm1(plain.low);
+            c.plain_high = std::expm1(plain.high);
+        }
+    }
 
     const std::string t = percent(c.threshold);
-    const std::string interval = signed_percent(c.change) + " [" + signed_percent(c.change_low) + ", " +
-                                 signed_percent(c.change_high) + "] at " + percent(c.confidence) + " over every look";
-    const std::string after = ", after " + std::to_string(c.looks) + " looks (" + std::to_string(c.samples_a) + " + " +
-                              std::to_string(c.samples_b) + " samples)";
+    // The effect first, as the samples show it; then the anytime-valid interval that decided, which is wider by
+    // design and reads as the effect's uncertainty only at the cost of confusion ("+1648% [+1.41%, +1720%]").
+    const std::string samples = std::to_string(c.samples_a) + " + " + std::to_string(c.samples_b) + " samples";
+    std::string effect;
+    if (std::isnan(c.plain_change))
+        effect = "no samples yet; ";
+    else if (std::isnan(c.plain_low))
+        effect = signed_percent(c.plain_change) + " over " + samples + " (too few for a " + percent(c.confidence) +
+                 " interval); ";
+    else
+        effect = signed_percent(c.plain_change) + " [" + signed_percent(c.plain_low) + ", " +
+                 signed_percent(c.plain_high) + "] over " + samples + "; ";
+    const std::string interval = effect + "decided on " + signed_percent(c.change) + " [" +
+                                 signed_percent(c.change_low) + ", " + signed_percent(c.change_high) + "] at " +
+                                 percent(c.confidence) + " over every look";
+    const std::string after = ", after " + std::to_string(c.looks) + " looks";
     switch (c.verdict) {
         case Verdict::slower:
             c.reason = "slower: \"" + name_b + "\" against \"" + name_a + "\" " + interval + ", above 0 and not within +-" + t + after;
@@ -79,7 +105,8 @@ SequentialComparison sequential_result(const SequentialTest& test, const std::st
             break;
         case Verdict::inconclusive:
             c.reason = "inconclusive: \"" + name_b + "\" against \"" + name_a + "\" " +
-                       (c.looks ? interval + ", " + percent(c.change_high - c.change_low) + " wide" : std::string("no look yet")) +
+                       (c.looks ? interval + ", " + percent(c.change_high - c.change_low) + " wide"
+                                : effect + "no look yet") +
                        after;
             break;
     }

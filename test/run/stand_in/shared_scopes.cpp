@@ -83,6 +83,9 @@ int shared_scopes(void* cupti, FakeKernel kernel, std::uint64_t clock_start_ns) 
            "the callbacks only the library wanted are off again (the program pushed no NVTX range)");
     const std::size_t delivered = cupti::buffers_delivered();
     for (int i = 0; i < 10; ++i) launch("after", 2000);
+    // What a gpuchrono timer or measure() launches for itself in a program: not the program's kernels.
+    for (int i = 0; i < 3; ++i) launch("_ZN9gpuchrono6detail12_GLOBAL__N_113warmup_kernelEv", 2000);
+    launch("_ZN9gpuchrono6detail12_GLOBAL__N_116lead_spin_kernelEm", 50000);
     {
         CuptiHold again;
         expect(again.held() && cupti::cupti_shared_with_run(), "a later hold shares the subscription again");

@@ -96,8 +96,12 @@ private:
 struct CallSite {
     const void* return_address = nullptr;  // into the user's code, when only that is known
     std::string where;                     // "file:line", when a source location was given
+    // The user's source location, kept as it is and written as "file:line" only when a finding needs it: a
+    // timer's stop passes one every time, and most stops find nothing.
+    std::optional<std::source_location> location{};
 
     static CallSite at(std::source_location location = std::source_location::current());
+    static CallSite located(std::source_location location) noexcept;
     static CallSite returning_to(const void* return_address) noexcept;
 };
 
@@ -119,6 +123,21 @@ void react_to_findings(const Findings& found, const Measurement& m);
 // site, so the summary() a user calls and the report later built from the same series (make_series,
 // write_report) do not report one finding twice. Stamps and throws as handle_findings does.
 void handle_series_findings(Findings& found, std::string_view series_name, const CallSite& site);
+
+// While it lives, findings stamped on this thread name `where` ("script.py:12") instead of the call site the
+// library was handed: for a binding whose user's line no std::source_location can hold (the Python package
+// passes its caller's frame). Nests; restores the one before.
+class ScopedCallerName {
+public:
+    explicit ScopedCallerName(std::string where);
+    ~ScopedCallerName();
+    ScopedCallerName(const ScopedCallerName&) = delete;
+    ScopedCallerName& operator=(const ScopedCallerName&) = delete;
+
+private:
+    std::string where_;
+    const std::string* previous_;
+};
 }  // namespace detail
 
 }  // namespace gpuchrono

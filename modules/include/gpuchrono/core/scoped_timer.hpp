@@ -29,6 +29,7 @@
 
 #include <exception>
 #include <optional>
+#include <source_location>
 #include <string>
 #include <utility>
 
@@ -39,44 +40,56 @@ class ScopedTimer {
 public:
     enum class State { running, stopped, failed, moved_from };
 
-    // Starts timing; the arguments construct the policy (e.g. a stream).
-    template <class... Args>
-        requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Args&&... args) try : policy_(std::in_place, std::forward<Args>(args)...) {
-        begin(nullptr);
-    } catch (const CudaError& e) {
-        throw e.in(entry_point(), nullptr);
-    }
+    // Starts timing; the arguments construct the policy (e.g. a stream). `where` is the user's line, which the
+    // findings of this scope name ("(at main.cpp:42)"); a library that times on its user's behalf passes its
+    // own caller's.
+    explicit ScopedTimer(std::source_location where = std::source_location::current())
+        requires std::default_initializable<Policy>
+        : ScopedTimer(std::in_place, nullptr, where) {}
+
+    template <class A>
+        requires std::constructible_from<Policy, A>
+    explicit ScopedTimer(A&& a, std::source_location where = std::source_location::current())
+        : ScopedTimer(std::in_place, nullptr, where, std::forward<A>(a)) {}
+
+    template <class A, class B>
+        requires std::constructible_from<Policy, A, B>
+    explicit ScopedTimer(A&& a, B&& b, std::source_location where = std::source_location::current())
+        : ScopedTimer(std::in_place, nullptr, where, std::forward<A>(a), std::forward<B>(b)) {}
+
+    template <class A, class B, class C>
+        requires std::constructible_from<Policy, A, B, C>
+    explicit ScopedTimer(A&& a, B&& b, C&& c, std::source_location where = std::source_location::current())
+        : ScopedTimer(std::in_place, nullptr, where, std::forward<A>(a), std::forward<B>(b), std::forward<C>(c)) {}
 
     // Starts timing and appends the measurement to `into` when the timer stops, however it stops.
-    template <class... Args>
-        requires std::constructible_from<Policy, Args...>
-    explicit ScopedTimer(Series& into, Args&&... args) try
-        : policy_(std::in_place, std::forward<Args>(args)...), into_(&into) {
-        begin(&into);
-    } catch (const CudaError& e) {
-        throw e.in(entry_point(), nullptr);
-    }
+    explicit ScopedTimer(Series& into, std::source_location where = std::source_location::current())
+        requires std::default_initializable<Policy>
+        : ScopedTimer(std::in_place, &into, where) {}
+
+    template <class A>
+        requires std::constructible_from<Policy, A>
+    explicit ScopedTimer(Series& into, A&& a, std::source_location where = std::source_location::current())
+        : ScopedTimer(std::in_place, &into, where, std::forward<A>(a)) {}
+
+    template <class A, class B>
+        requires std::constructible_from<Policy, A, B>
+    explicit ScopedTimer(Series& into, A&& a, B&& b, std::source_location where = std::source_location::current())
+        : ScopedTimer(std::in_place, &into, where, std::forward<A>(a), std::forward<B>(b)) {}
 
     // Braced options, `ScopedTimer<EventPolicy> t(series, stream, {.wait_at_stop = false})`: a braced list has
-    // no type, so it cannot be deduced through the packs above; these name the policy's Options for it.
+    // no type, so it cannot be deduced through the templates above; these name the policy's Options for it.
     template <class Target, class P = Policy>
         requires std::constructible_from<P, Target, typename P::Options>
-    explicit ScopedTimer(Target&& target, typename P::Options options) try
-        : policy_(std::in_place, std::forward<Target>(target), std::move(options)) {
-        begin(nullptr);
-    } catch (const CudaError& e) {
-        throw e.in(entry_point(), nullptr);
-    }
+    explicit ScopedTimer(Target&& target, typename P::Options options,
+                         std::source_location where = std::source_location::current())
+        : ScopedTimer(std::in_place, nullptr, where, std::forward<Target>(target), std::move(options)) {}
 
     template <class Target, class P = Policy>
         requires std::constructible_from<P, Target, typename P::Options>
-    explicit ScopedTimer(Series& into, Target&& target, typename P::Options options) try
-        : policy_(std::in_place, std::forward<Target>(target), std::move(options)), into_(&into) {
-        begin(&into);
-    } catch (const CudaError& e) {
-        throw e.in(entry_point(), nullptr);
-    }
+    explicit ScopedTimer(Series& into, Target&& target, typename P::Options options,
+                         std::source_location where = std::source_location::current())
+        : ScopedTimer(std::in_place, &into, where, std::forward<Target>(target), std::move(options)) {}
 
     ScopedTimer(const ScopedTimer&) = delete;
     ScopedTimer& operator=(const ScopedTimer&) = delete;
@@ -85,6 +98,7 @@ public:
         : nvtx_(std::move(other.nvtx_)),
           policy_(std::move(other.policy_)),
           into_(other.into_),
+          where_(other.where_),
           state_(other.state_),
           result_(std::move(other.result_)) {
         other.become_moved_from();
@@ -97,6 +111,7 @@ public:
             nvtx_ = std::move(other.nvtx_);
             policy_ = std::move(other.policy_);
             into_ = other.into_;
+            where_ = other.where_;
             state_ = other.state_;
             result_ = std::move(other.result_);
             other.become_moved_from();
@@ -114,9 +129,9 @@ public:
             case State::running: break;
         }
         try {
-            result_ = policy_->stop();
+            result_ = stop_policy();
         } catch (const CudaError& e) {
-            const CudaError named = e.in(entry_point("stop() of "), nullptr);
+            const CudaError named = e.in(entry_point("stop() of "), &where_);
             fail(named.what());
             throw named;
         } catch (const std::exception& e) {
@@ -146,6 +161,26 @@ public:
     }
 
 private:
+    // What every public constructor comes to: build the policy, start it. A CUDA failure names the timer.
+    template <class... Args>
+    ScopedTimer(std::in_place_t, Series* into, std::source_location where, Args&&... args) try
+        : policy_(std::in_place, std::forward<Args>(args)...), into_(into), where_(where) {
+        begin(into);
+    } catch (const CudaError& e) {
+        throw e.in(entry_point(), &where);
+    }
+
+    // The policy's stop, told the user's line when it takes one (the library's policies do); a policy of the
+    // user's with a plain stop() is called as it is.
+    Measurement stop_policy() {
+        if constexpr (requires(Policy& p, std::source_location w) {
+                          { p.stop(w) } -> std::same_as<Measurement>;
+                      })
+            return policy_->stop(where_);
+        else
+            return policy_->stop();
+    }
+
     // How errors name this timer: "ScopedTimer<EventPolicy>" for the library's policies, the policy's own name
     // for others. Built only when something failed.
     static std::string entry_point(std::string_view prefix = {}) {
@@ -178,7 +213,7 @@ private:
     void finish_quietly() noexcept {
         if (state_ != State::running) return;
         try {
-            result_ = policy_->stop();
+            result_ = stop_policy();
             state_ = State::stopped;
             nvtx_.end();
             after_range();
@@ -224,6 +259,7 @@ private:
     detail::NvtxRange nvtx_;  // pushed once the policy has started, popped when the timer leaves running
     std::optional<Policy> policy_;
     Series* into_ = nullptr;
+    std::source_location where_;  // the user's line, which this scope's findings and errors name
     State state_ = State::running;
     Measurement result_;
 };

@@ -68,6 +68,13 @@ struct SequentialComparison {
     double change = 0.0;         // relative change of B against A (0.02: B is 2% slower)
     double change_low = -1.0;    // the confidence sequence's interval at the last look
     double change_high = 0.0;
+    // The plain interval of the samples taken, at `confidence`: the Hodges-Lehmann shift of B's log samples against
+    // A's and its rank interval (hodges_lehmann.hpp), as a relative change. What the effect is, read from every
+    // sample as one fixed set; it holds at the end only, never decides the verdict (the interval above does,
+    // valid at every look, and so wider). NaN when too few samples reach the confidence.
+    double plain_change = 0.0;
+    double plain_low = 0.0;
+    double plain_high = 0.0;
     double confidence = 0.0;
     double threshold = 0.0;
     std::size_t looks = 0;       // blocks the test looked at (the pilot's excluded)

@@ -54,6 +54,8 @@ public:
     double clip_range() const noexcept { return cs_ ? cs_->range() : 0.0; }  // on the log ratio; 0 in the pilot
     std::size_t samples_a() const noexcept { return a_ns_.size(); }
     std::size_t samples_b() const noexcept { return b_ns_.size(); }
+    std::span<const double> samples_a_ns() const noexcept { return a_ns_; }  // every sample, pilot included
+    std::span<const double> samples_b_ns() const noexcept { return b_ns_; }
 
     // The relative change of B against A and its confidence-sequence interval (-1 .. +inf in the pilot).
     double change() const noexcept;

@@ -47,7 +47,7 @@ public:
             KernelPolicy scope(stream, lazy);
             scope.start();
             setup_.launch(stream);
-            pending_.push_back(scope.stop());
+            pending_.push_back(scope.stop(setup_.where));
         }
         GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the measured callable");
         for (const Measurement& m : pending_) {

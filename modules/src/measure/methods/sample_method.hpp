@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,7 @@ struct MethodSetup {
     L2Flush* flush;         // null: warm cache
     const MeasureOptions& options;
     Duration per_call;      // the warm-up's estimate
+    std::source_location where;  // the user's measure() call, which the samples' findings name
 };
 
 class SampleMethod {

@@ -115,9 +115,12 @@ DeviceProbe DeviceClockPolicy::probe() const {
     return buffer_.probe(options_.max_blocks, static_cast<std::uint32_t>(options_.regions.size()));
 }
 
-// Not inlined into ScopedTimer: its return address is the user's call site, which reports are keyed on.
-[[gnu::noinline]] Measurement DeviceClockPolicy::stop() {
-    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
+// Not inlined: its return address is its caller's, which findings name when no source location is given.
+[[gnu::noinline]] Measurement DeviceClockPolicy::stop() { return stop_at(CallSite::returning_to(__builtin_return_address(0))); }
+
+Measurement DeviceClockPolicy::stop(std::source_location where) { return stop_at(CallSite::located(where)); }
+
+Measurement DeviceClockPolicy::stop_at(const CallSite& site) {
     if (!running_) throw TimerError("gpuchrono: DeviceClockPolicy::stop() without start()");
     // Whatever happens below, this scope is over; a buffer still in flight is abandoned by the pool.
     running_ = false;

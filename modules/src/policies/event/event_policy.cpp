@@ -13,9 +13,11 @@
 
 #include "gpu/launch_warmup.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -46,6 +48,28 @@ Findings interval_findings(EventIntervalObservation o, std::optional<Duration> f
         if (auto f = check_host_time_in_interval(o)) found.push_back(std::move(*f));
     }
     return found;
+}
+
+// Whether no scope at this call site started on an idle stream before (EventIntervalObservation::first_at_call_site).
+// Asked after every idle start, the common case of a loop of eager scopes, after the stop record: the thread's
+// latest site answers a loop without a lock or an allocation. A site is its source location (the file name's
+// pointer, which one translation unit's literal keeps) or, without one, the caller's return address.
+bool first_idle_scope_at(const CallSite& site) {
+    using Key = std::tuple<const void*, std::uint_least32_t, std::uint_least32_t>;
+    Key key;
+    if (site.location)
+        key = {site.location->file_name(), site.location->line(), site.location->column()};
+    else if (site.return_address)
+        key = {site.return_address, 0, 0};
+    else
+        return false;
+    thread_local std::optional<Key> latest;
+    if (latest == key) return false;
+    latest = key;
+    static std::mutex mutex;
+    static std::set<Key> seen;
+    const std::lock_guard lock(mutex);
+    return seen.insert(key).second;
 }
 
 // Keeps the two events out of the pool until the interval has been read; caches the value so that copies of
@@ -257,9 +281,12 @@ void EventPolicy::start() {
     }
 }
 
-// Not inlined into ScopedTimer: its return address is the user's call site, which reports are keyed on.
-[[gnu::noinline]] Measurement EventPolicy::stop() {
-    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
+// Not inlined: its return address is its caller's, which findings name when no source location is given.
+[[gnu::noinline]] Measurement EventPolicy::stop() { return stop_at(CallSite::returning_to(__builtin_return_address(0))); }
+
+Measurement EventPolicy::stop(std::source_location where) { return stop_at(CallSite::located(where)); }
+
+Measurement EventPolicy::stop_at(const CallSite& site) {
     if (!start_ || !stop_) throw TimerError("gpuchrono: EventPolicy::stop() without start()");
     if (!options_.checks) return stop_unchecked(site);
 
@@ -299,7 +326,15 @@ void EventPolicy::start() {
         GPUCHRONO_CUDA_CHECK(cudaEventRecord(stop_.get(), stream_), on_device("recording the EventPolicy stop event", device_));
     }
 
-    // The interval is closed: from here on, cost is outside it. The device's first-use work comes now (see
+    // The interval is closed: from here on, cost is outside it. A scope that started idle tells whether it is the first
+    // one at its line (a cold launch loads its kernel inside the interval); the loading mode is asked only when
+    // the host time is large enough to be a module load.
+    if (idle_at_start_ && !capturing) {
+        observed.first_at_call_site = first_idle_scope_at(site);
+        if (observed.first_at_call_site && observed.idle_at_stop && observed.host_time >= host_time_floor)
+            observed.loading = module_loading_mode();
+    }
+    // The device's first-use work comes now (see
     // start()): the GPU-state read, the floor (eager mode only: after the wait, on an idle stream, as at a start),
     // and the launches that settle the launch path for the user's next one.
     if (first_use_ && !capturing) {
@@ -336,6 +371,7 @@ void EventPolicy::start() {
     if (auto f = check_device_changed(device_at_start_, device_at_stop, device_, name)) found.push_back(std::move(*f));
     const std::optional<Duration> floor = known_event_pair_floor(device_);
     if (!options_.wait_at_stop) {
+        if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
         if (auto f = check_timed_stream_idle(observed)) found.push_back(std::move(*f));
         Measurement m = Measurement::pending(
             name, std::make_shared<PendingEventInterval>(std::move(start_), std::move(stop_), observed, floor, site),
@@ -344,6 +380,7 @@ void EventPolicy::start() {
         return m;
     }
     if (!observed.interval) observed.interval = elapsed(start_, stop_);
+    if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
     if (auto f = check_timed_stream_idle(observed)) found.push_back(std::move(*f));
     Findings with_interval = interval_findings(observed, floor);
     found.insert(found.end(), with_interval.begin(), with_interval.end());

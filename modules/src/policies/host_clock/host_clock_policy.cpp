@@ -36,10 +36,13 @@ void HostClockPolicy::start() {
     started_ = std::chrono::steady_clock::now();
 }
 
-// Not inlined into ScopedTimer: its return address is the user's call site, which reports are keyed on.
-[[gnu::noinline]] Measurement HostClockPolicy::stop() {
+// Not inlined: its return address is its caller's, which findings name when no source location is given.
+[[gnu::noinline]] Measurement HostClockPolicy::stop() { return stop_at(CallSite::returning_to(__builtin_return_address(0))); }
+
+Measurement HostClockPolicy::stop(std::source_location where) { return stop_at(CallSite::located(where)); }
+
+Measurement HostClockPolicy::stop_at(const CallSite& site) {
     const auto stopped = std::chrono::steady_clock::now();
-    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
     const Duration measured(stopped - started_);
     Measurement m = Measurement::completed(name, measured, -1);
     Findings found;

@@ -57,9 +57,12 @@ void HostSyncPolicy::start() {
     started_ = std::chrono::steady_clock::now();
 }
 
-// Not inlined into ScopedTimer: its return address is the user's call site, which reports are keyed on.
-[[gnu::noinline]] Measurement HostSyncPolicy::stop() {
-    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
+// Not inlined: its return address is its caller's, which findings name when no source location is given.
+[[gnu::noinline]] Measurement HostSyncPolicy::stop() { return stop_at(CallSite::returning_to(__builtin_return_address(0))); }
+
+Measurement HostSyncPolicy::stop(std::source_location where) { return stop_at(CallSite::located(where)); }
+
+Measurement HostSyncPolicy::stop_at(const CallSite& site) {
     refuse_capture("at its stop");
     synchronize("at the HostSyncPolicy stop");
     const auto stopped = std::chrono::steady_clock::now();

@@ -527,8 +527,12 @@ void KernelPolicy::start() {
     scope_->start();
 }
 
-[[gnu::noinline]] Measurement KernelPolicy::stop() {
-    const CallSite site = CallSite::returning_to(__builtin_return_address(0));
+// Not inlined: its return address is its caller's, which findings name when no source location is given.
+[[gnu::noinline]] Measurement KernelPolicy::stop() { return stop_at(CallSite::returning_to(__builtin_return_address(0))); }
+
+Measurement KernelPolicy::stop(std::source_location where) { return stop_at(CallSite::located(where)); }
+
+Measurement KernelPolicy::stop_at(const CallSite& site) {
     if (!unavailable_.empty()) {
         Measurement m = Measurement::failure(name, "CUPTI is unavailable: " + unavailable_, device_);
         handle_findings(m, {make_finding(codes::cupti_unavailable, "KernelPolicy measured nothing: " + unavailable_)}, site);

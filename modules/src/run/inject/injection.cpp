@@ -14,6 +14,7 @@
 // gpuchrono's own scopes inside the program (KernelPolicy, measure() by the kernel method, a CuptiHold) share this
 // subscription (cupti/run_share_abi.hpp): the library attaches as a client, receives every activity buffer before it
 // is freed and the launch callbacks it asks for. The stream marks of its scopes are left out of the tables.
+#include "cupti/library_kernels.hpp"
 #include "cupti/run_share_abi.hpp"
 #include "cupti/stream_mark.hpp"
 #include "cupti/toolkit.hpp"
@@ -71,6 +72,7 @@ struct KernelName {
     std::string mangled;
     std::string demangled;
     bool recorded = true;
+    bool library = false;  // one of gpuchrono's own kernels (library_kernels.hpp): counted in a note, not tabled
     std::size_t row = Aggregate::no_row;  // its table row (one per name unless split by shape)
 };
 
@@ -106,6 +108,7 @@ struct State {
 
     // The empty kernels gpuchrono's stream-mode scopes in the program launch as marks: not the program's work.
     std::uint64_t library_marks = 0;
+    std::uint64_t library_kernels = 0;  // launches of gpuchrono's own kernels, left out of the tables
 
     // Other CUPTI users of the program refused the subscriber slot while the injection held it, named by their
     // library, with how often each asked (libgpuchrono_run_watch.so tells; under other_users_lock).
@@ -237,6 +240,7 @@ KernelName& kernel_name(const char* name) {
     KernelName k;
     k.mangled = name ? name : "";
     k.demangled = demangle(k.mangled.c_str());
+    k.library = cupti::is_library_kernel(k.demangled);
     if (state->kernel_filter) k.recorded = std::regex_search(k.demangled, *state->kernel_filter);
     return state->names[name] = std::move(k);
 }
@@ -268,6 +272,10 @@ void record(const CUpti_Activity* a) {
             return;
         }
         KernelName& name = kernel_name(k->name);
+        if (name.library) {
+            ++state->library_kernels;
+            return;
+        }
         if (!name.recorded || !in_window(k->start) || (state->watched_range != 0 && !context.in_watched)) {
             state->aggregate->add_filtered();
             return;
@@ -476,6 +484,10 @@ void write_now(bool final, const std::string& status_note, const std::string& en
         if (state->library_marks > 0)
             info.notes.push_back(std::to_string(state->library_marks) + " " + gpuchrono::detail::stream_marker_name +
                                  " kernels (the marks of gpuchrono KernelPolicy scopes in the program) left out of the tables");
+        if (state->library_kernels > 0)
+            info.notes.push_back(std::to_string(state->library_kernels) +
+                                 " launches of gpuchrono's own kernels (the warm-ups, lead spins, L2 flushes and clock "
+                                 "calibrations of gpuchrono timers and measure() in the program) left out of the tables");
         if (const std::uint64_t n = share.attaches.load(); n > 0)
             info.notes.push_back("gpuchrono scopes in the program shared this recording's CUPTI subscription (attached " +
                                  std::to_string(n) + (n == 1 ? " time)" : " times)"));

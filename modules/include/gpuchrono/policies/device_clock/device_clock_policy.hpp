@@ -47,8 +47,11 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <source_location>
 
 namespace gpuchrono {
+
+struct CallSite;  // finding_reaction.hpp
 
 class DeviceClockPolicy {
 public:
@@ -89,6 +92,9 @@ public:
 
     void start();
     Measurement stop();
+    // The same, with the user's line for the findings (ScopedTimer passes the line that constructed it);
+    // stop() names its caller's return address instead.
+    Measurement stop(std::source_location where);
 
     // The value to pass to the kernel. TimerError unless between start() and stop().
     DeviceProbe probe() const;
@@ -102,6 +108,7 @@ public:
     const Options& options() const noexcept { return options_; }
 
 private:
+    Measurement stop_at(const CallSite& site);
     std::size_t record_slots() const noexcept;
     void refuse_capture(const char* when) const;
 

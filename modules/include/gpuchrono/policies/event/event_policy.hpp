@@ -55,6 +55,7 @@
 #include <chrono>
 #include <optional>
 #include <string_view>
+#include <source_location>
 
 namespace gpuchrono {
 
@@ -82,6 +83,9 @@ public:
 
     void start();
     Measurement stop();
+    // The same, with the user's line for the findings (ScopedTimer passes the line that constructed it);
+    // stop() names its caller's return address instead.
+    Measurement stop(std::source_location where);
 
     // The device's first scope ends with launches of the library's own kernel that settle the launch path for
     // the user's next launch (launch_warmup.hpp). Inside the owner's NVTX range they would be profiled as the
@@ -98,6 +102,7 @@ public:
     int device() const noexcept { return device_; }
 
 private:
+    Measurement stop_at(const CallSite& site);
     Measurement stop_unchecked(const CallSite& site);
 
     cudaStream_t stream_;

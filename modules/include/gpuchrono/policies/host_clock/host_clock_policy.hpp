@@ -29,8 +29,11 @@
 #include <chrono>
 #include <optional>
 #include <string_view>
+#include <source_location>
 
 namespace gpuchrono {
+
+struct CallSite;  // finding_reaction.hpp
 
 class HostClockPolicy {
 public:
@@ -41,6 +44,9 @@ public:
 
     void start();
     Measurement stop();
+    // The same, with the user's line for the findings (ScopedTimer passes the line that constructed it);
+    // stop() names its caller's return address instead.
+    Measurement stop(std::source_location where);
 
     // The stream checked at stop, if any.
     std::optional<cudaStream_t> watched_stream() const noexcept {
@@ -48,6 +54,7 @@ public:
     }
 
 private:
+    Measurement stop_at(const CallSite& site);
     std::chrono::steady_clock::time_point started_{};
     cudaStream_t watched_ = nullptr;
     bool watching_ = false;

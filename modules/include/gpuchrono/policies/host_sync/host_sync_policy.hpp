@@ -29,8 +29,11 @@
 #include <chrono>
 #include <optional>
 #include <string_view>
+#include <source_location>
 
 namespace gpuchrono {
+
+struct CallSite;  // finding_reaction.hpp
 
 enum class SyncScope { stream, device };
 
@@ -42,12 +45,16 @@ public:
 
     void start();
     Measurement stop();
+    // The same, with the user's line for the findings (ScopedTimer passes the line that constructed it);
+    // stop() names its caller's return address instead.
+    Measurement stop(std::source_location where);
 
     cudaStream_t stream() const noexcept { return stream_; }
     int device() const noexcept { return device_; }
     SyncScope scope() const noexcept { return scope_; }
 
 private:
+    Measurement stop_at(const CallSite& site);
     void synchronize(const char* when);
     void refuse_capture(const char* when) const;
 

@@ -61,8 +61,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <source_location>
 
 namespace gpuchrono {
+
+struct CallSite;  // finding_reaction.hpp
 
 namespace detail {
 class KernelScope;
@@ -101,6 +104,9 @@ public:
 
     void start();
     Measurement stop();
+    // The same, with the user's line for the findings (ScopedTimer passes the line that constructed it);
+    // stop() names its caller's return address instead.
+    Measurement stop(std::source_location where);
 
     cudaStream_t stream() const noexcept { return stream_; }
     int device() const noexcept { return device_; }
@@ -108,6 +114,7 @@ public:
     std::uint32_t stream_id() const noexcept { return stream_id_; }
 
 private:
+    Measurement stop_at(const CallSite& site);
     cudaStream_t stream_ = nullptr;
     int device_ = -1;
     Options options_{};
