@@ -21,7 +21,7 @@
 #include <vector>
 
 #include <gpuchrono/core/device_busy.hpp>
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/report/report_section.hpp>
 #include <gpuchrono/report/chrome_trace.hpp>
 #include <gpuchrono/report/device_busy_text.hpp>
@@ -313,10 +313,10 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(distributed_merge_scale)
 
-// The merge's memory bound: it holds one rank's activities at a time (they go to the spill file before the
-// next rank is read) and keeps only the NCCL kernels (10% of the synthetic ones) across ranks. Ranks of
-// different sizes show which: the peak is the largest rank's count, not the job's sum, and every activity
-// still reaches the trace.
+// The merge's memory bound: each reading thread holds one rank's activities at a time (reduced to spill
+// records before it reads another) and the merge keeps only the NCCL kernels (10% of the synthetic ones)
+// across ranks. Ranks of different sizes show which: a thread's peak is the largest rank's count, not the
+// job's sum, and every activity still reaches the trace.
 BOOST_AUTO_TEST_CASE(the_merge_holds_one_ranks_activities_at_a_time) {
     const auto dir = scratch("scale");
     synthetic::JobShape j;
@@ -333,6 +333,8 @@ BOOST_AUTO_TEST_CASE(the_merge_holds_one_ranks_activities_at_a_time) {
     }
     const gd::MergedJob job = gd::merge_rank_reports(files, {dir / "trace.json"});
     BOOST_TEST(job.peak_activities_held == 3000u);
+    BOOST_TEST(job.reader_threads >= 1u);
+    BOOST_TEST(job.reader_threads <= 4u);
     BOOST_TEST(job.nccl_kernels_kept == nccl);
     std::uint64_t merged = 0;
     for (const auto& rank : job.ranks) merged += rank.activities;
@@ -393,6 +395,58 @@ BOOST_AUTO_TEST_CASE(streamed_activities_equal_the_loaded_ones_and_errors_name_t
     } catch (const gr::ReportError& e) {
         BOOST_TEST(std::string(e.what()).find("bad.json: experiments[0].activities[3].start_ns") != std::string::npos, e.what());
     }
+    std::filesystem::remove_all(dir);
+}
+
+// Activities of every shape the strict reader takes, not only the one the writer makes: members it ignores,
+// nulls, integral floats, a negative device, names with escapes and non-ASCII text, members in another order.
+// Streamed, each arrives once and equals load_report's, whichever parser read it; a member named twice midway
+// is refused with its path after the activities before it were handed out, none of them twice.
+BOOST_AUTO_TEST_CASE(streamed_activities_of_any_accepted_shape_arrive_once_and_equal_the_loaded_ones) {
+    const auto dir = scratch("stream-shapes");
+    synthetic::JobShape j;
+    j.activities_per_rank = 40;
+    gr::save_report(synthetic::rank_report(j, 0, {0, 0.0}), dir / "rank.json");
+    nlohmann::ordered_json doc;
+    {
+        std::ifstream in(dir / "rank.json");
+        doc = nlohmann::ordered_json::parse(in);
+    }
+    auto& activities = doc["experiments"][0]["activities"];
+    activities[5]["comment"] = "a member no reader knows";
+    activities[9]["graph_id"] = nullptr;
+    activities[12]["bytes"] = 4096.0;
+    activities[15]["device"] = -3;
+    activities[18]["name"] = "kernel<\"quoted\">\t\u00e9 \u6838";
+    activities[21] = nlohmann::ordered_json{{"end_ns", activities[21]["end_ns"]}, {"start_ns", activities[21]["start_ns"]}, {"kind", "memcpy"}};
+    activities[30]["grid"] = nlohmann::ordered_json::array({1, 2});
+    std::ofstream(dir / "shapes.json") << doc.dump(1);
+
+    const gr::Report loaded = gr::load_report(dir / "shapes.json");
+    std::vector<gpuchrono::KernelActivity> streamed;
+    gr::load_report_streaming_activities(dir / "shapes.json", [&](gpuchrono::KernelActivity&& a) { streamed.push_back(std::move(a)); });
+    BOOST_REQUIRE(loaded.experiments.size() == 1u);
+    BOOST_TEST(loaded.experiments[0].activities.size() == 40u);
+    BOOST_TEST((streamed == loaded.experiments[0].activities));
+    BOOST_TEST(streamed.at(15).device == -3);
+    BOOST_TEST(streamed.at(12).bytes == 4096u);
+    BOOST_TEST((streamed.at(21).kind == gpuchrono::ActivityKind::memcpy));
+
+    // "stream" twice in the 26th activity (the 25th with a stream: the 22nd has none): the text is written by
+    // hand, as nlohmann keeps one of two members.
+    std::string text = doc.dump(1);
+    std::size_t at = 0;
+    for (int k = 0; k < 25; ++k) at = text.find("\"stream\":", at + 1);
+    text.insert(at, "\"stream\": 1,");
+    std::ofstream(dir / "twice.json") << text;
+    std::size_t handed_out = 0;
+    try {
+        gr::load_report_streaming_activities(dir / "twice.json", [&](gpuchrono::KernelActivity&&) { ++handed_out; });
+        BOOST_ERROR("a member named twice was accepted");
+    } catch (const gr::ReportError& e) {
+        BOOST_TEST(std::string(e.what()).find("experiments[0].activities[25].stream: the member \"stream\" appears twice") != std::string::npos, e.what());
+    }
+    BOOST_TEST(handed_out == 25u);
     std::filesystem::remove_all(dir);
 }
 

@@ -10,6 +10,11 @@
 
 #include <gpuchrono/report/report_section.hpp>
 
+#if GPUCHRONO_HAVE_RAPIDJSON
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+#endif
+
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -18,6 +23,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -352,7 +358,10 @@ std::string without_exception_id(const char* what) {
 // never stands as a DOM of them (about six times the file), only as the sink keeps them.
 class DocumentBuilder {
 public:
-    explicit DocumentBuilder(std::size_t text_size, const ActivitySink* sink = nullptr) : text_size_(text_size), sink_(sink) {}
+    // skip_activities: how many activities, in file order, the sink already has (from the fast reader, which
+    // stopped at something it leaves to this one): they are checked again but not handed over twice.
+    explicit DocumentBuilder(std::size_t text_size, const ActivitySink* sink = nullptr, std::size_t skip_activities = 0)
+        : text_size_(text_size), sink_(sink), skip_activities_(skip_activities) {}
 
     Json take() { return std::move(root_); }
 
@@ -381,10 +390,18 @@ public:
             }
             activities.pop_back();
             ++levels_[3].dropped;
-            (*sink_)(std::move(a));
+            if (skip_activities_)
+                --skip_activities_;
+            else
+                (*sink_)(std::move(a));
         }
         return true;
     }
+
+    // Whether the value about to be added is an element of experiments[i].activities that goes to the sink.
+    bool next_is_streamed_activity() const { return sink_ && depth_ == 4 && in_activities(); }
+    // An activity the fast reader converted and handed to the sink: it counts in later elements' paths.
+    void streamed_activity() { ++levels_[3].dropped; }
     bool end_array() { return --depth_, true; }
 
     bool key(Json::string_t& name) {
@@ -462,14 +479,200 @@ private:
 
     std::size_t text_size_;
     const ActivitySink* sink_;
+    std::size_t skip_activities_;
     Json root_;
     std::vector<Level> levels_;
     std::size_t depth_ = 0;
 };
 
-Json parse_document(std::string_view text, const ActivitySink* sink = nullptr) {
+#if GPUCHRONO_HAVE_RAPIDJSON
+// The fast reader of rank reports: RapidJSON's SAX parser (about four times nlohmann's speed on a report's
+// text, which was most of a job merge's time) feeding the same DocumentBuilder, except that the activities the
+// sink is to get are converted straight from the parser's events, without a JSON value or a path per member.
+// It takes only what it is sure the strict reader reads the same way: activity members of the expected types,
+// known names, each once, ASCII text (or UTF-8 it checked). Anything else (a syntax error, a member named
+// twice, a null, an unknown member, a number out of range) stops it, and the caller reads the document again
+// with nlohmann's parser, which accepts it or says what is wrong exactly as it always did; activities the sink
+// already has are then checked again but not handed over twice.
+class FastActivityReader : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FastActivityReader> {
+public:
+    FastActivityReader(DocumentBuilder& document, const ActivitySink& sink) : document_(document), sink_(sink) {}
+
+    std::size_t delivered() const noexcept { return delivered_; }
+
+    bool Null() { return !in_activity_ && forward([&] { document_.null(); }); }
+    bool Bool(bool b) { return !in_activity_ && forward([&] { document_.boolean(b); }); }
+    bool Int(int i) { return in_activity_ ? signed_value(i) : forward([&] { document_.number_integer(i); }); }
+    bool Int64(std::int64_t i) { return in_activity_ ? signed_value(i) : forward([&] { document_.number_integer(i); }); }
+    bool Uint(unsigned u) { return in_activity_ ? unsigned_value(u) : forward([&] { document_.number_unsigned(u); }); }
+    bool Uint64(std::uint64_t u) { return in_activity_ ? unsigned_value(u) : forward([&] { document_.number_unsigned(u); }); }
+    bool Double(double d) {
+        static const Json::string_t no_text;
+        return !in_activity_ && forward([&] { document_.number_float(d, no_text); });
+    }
+    bool String(const char* text, rapidjson::SizeType length, bool) {
+        const std::string_view s(text, length);
+        if (!utf8_as_strict_reader_reads(s)) return false;
+        if (!in_activity_) return forward([&] {
+            Json::string_t value(s);
+            document_.string(value);
+        });
+        if (in_array_ || seen_ & bit(member_)) return false;
+        seen_ |= bit(member_);
+        if (member_ == Member::name) {
+            activity_.name.assign(s);
+            return true;
+        }
+        if (member_ != Member::kind) return false;
+        if (s == "kernel")
+            activity_.kind = ActivityKind::kernel;
+        else if (s == "memcpy")
+            activity_.kind = ActivityKind::memcpy;
+        else if (s == "memset")
+            activity_.kind = ActivityKind::memset;
+        else
+            return false;
+        return true;
+    }
+    bool Key(const char* text, rapidjson::SizeType length, bool) {
+        const std::string_view s(text, length);
+        if (!utf8_as_strict_reader_reads(s)) return false;
+        if (!in_activity_) return forward([&] {
+            Json::string_t name(s);
+            document_.key(name);
+        });
+        member_ = member_named(s);
+        return member_ != Member::unknown && !(seen_ & bit(member_));
+    }
+    bool StartObject() {
+        if (in_activity_) return false;
+        if (document_.next_is_streamed_activity()) {
+            in_activity_ = true;
+            activity_ = KernelActivity{};
+            seen_ = 0;
+            return true;
+        }
+        return forward([&] { document_.start_object(0); });
+    }
+    bool EndObject(rapidjson::SizeType) {
+        if (!in_activity_) return forward([&] { document_.end_object(); });
+        in_activity_ = false;
+        document_.streamed_activity();
+        ++delivered_;
+        sink_(std::move(activity_));
+        return true;
+    }
+    bool StartArray() {
+        if (!in_activity_) return forward([&] { document_.start_array(0); });
+        if (in_array_ || (member_ != Member::grid && member_ != Member::block) || seen_ & bit(member_)) return false;
+        in_array_ = true;
+        array_length_ = 0;
+        return true;
+    }
+    bool EndArray(rapidjson::SizeType) {
+        if (!in_activity_) return forward([&] { document_.end_array(); });
+        in_array_ = false;
+        seen_ |= bit(member_);
+        return true;
+    }
+
+private:
+    enum class Member { kind, name, device, stream, grid, block, start_ns, end_ns, correlation_id, graph_id, graph_node_id, bytes, unknown };
+    static unsigned bit(Member m) { return 1u << static_cast<unsigned>(m); }
+    static Member member_named(std::string_view s) {
+        static constexpr std::pair<std::string_view, Member> names[] = {
+            {"kind", Member::kind},         {"name", Member::name},         {"device", Member::device},
+            {"stream", Member::stream},     {"grid", Member::grid},         {"block", Member::block},
+            {"start_ns", Member::start_ns}, {"end_ns", Member::end_ns},     {"correlation_id", Member::correlation_id},
+            {"graph_id", Member::graph_id}, {"graph_node_id", Member::graph_node_id}, {"bytes", Member::bytes},
+        };
+        for (const auto& [n, m] : names)
+            if (n == s) return m;
+        return Member::unknown;
+    }
+
+    // ASCII passes as it is; other text only when it is well-formed UTF-8, which RapidJSON's escapes (a lone
+    // low surrogate) need not give and nlohmann's reader refuses.
+    static bool utf8_as_strict_reader_reads(std::string_view s) {
+        for (const char c : s)
+            if (static_cast<unsigned char>(c) >= 0x80) return valid_utf8(s) == s;
+        return true;
+    }
+
+    // The document's refusals (a member named twice) stop this reader: the strict one words them.
+    template <class F>
+    bool forward(F&& add) {
+        try {
+            add();
+            return true;
+        } catch (const json::ReadError&) {
+            return false;
+        } catch (const ReportError&) {
+            return false;
+        }
+    }
+
+    // RapidJSON reports only numbers written with a minus sign as signed ("-0" included): only the device may be one.
+    bool signed_value(std::int64_t i) {
+        if (member_ != Member::device || in_array_ || seen_ & bit(member_) || i < INT_MIN) return false;
+        seen_ |= bit(member_);
+        activity_.device = static_cast<int>(i);
+        return true;
+    }
+    bool unsigned_value(std::uint64_t u) {
+        constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
+        if (in_array_) {
+            if (array_length_ >= 3 || u > u32_max) return false;
+            (member_ == Member::grid ? activity_.grid : activity_.block)[array_length_++] = static_cast<std::uint32_t>(u);
+            return true;
+        }
+        if (seen_ & bit(member_)) return false;
+        seen_ |= bit(member_);
+        switch (member_) {
+        case Member::device:
+            if (u > static_cast<std::uint64_t>(INT_MAX)) return false;
+            activity_.device = static_cast<int>(u);
+            return true;
+        case Member::stream: return u <= u32_max && (activity_.stream = static_cast<std::uint32_t>(u), true);
+        case Member::correlation_id: return u <= u32_max && (activity_.correlation_id = static_cast<std::uint32_t>(u), true);
+        case Member::graph_id: return u <= u32_max && (activity_.graph_id = static_cast<std::uint32_t>(u), true);
+        case Member::start_ns: activity_.start_ns = u; return true;
+        case Member::end_ns: activity_.end_ns = u; return true;
+        case Member::graph_node_id: activity_.graph_node_id = u; return true;
+        case Member::bytes: activity_.bytes = u; return true;
+        default: return false;
+        }
+    }
+
+    DocumentBuilder& document_;
+    const ActivitySink& sink_;
+    std::size_t delivered_ = 0;
+    bool in_activity_ = false;
+    bool in_array_ = false;
+    std::size_t array_length_ = 0;
+    Member member_ = Member::unknown;
+    unsigned seen_ = 0;
+    KernelActivity activity_;
+};
+
+// The document with its activities streamed by the fast reader; nullopt when it stopped (see above), with
+// `delivered` the activities the sink has by then.
+std::optional<Json> parse_document_fast(std::string_view text, const ActivitySink& sink, std::size_t& delivered) {
+    DocumentBuilder builder(text.size(), &sink);
+    FastActivityReader handler(builder, sink);
+    rapidjson::Reader reader;
+    rapidjson::MemoryStream in(text.data(), text.size());
+    const rapidjson::ParseResult ok =
+        reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseFullPrecisionFlag>(in, handler);
+    delivered = handler.delivered();
+    if (!ok) return std::nullopt;
+    return builder.take();
+}
+#endif
+
+Json parse_document(std::string_view text, const ActivitySink* sink = nullptr, std::size_t skip_activities = 0) {
     if (text.empty()) throw ReportError("empty, expected a gpuchrono report (JSON)");
-    DocumentBuilder builder(text.size(), sink);
+    DocumentBuilder builder(text.size(), sink, skip_activities);
     try {
         Json::sax_parse(text.begin(), text.end(), &builder);
     } catch (const json::ReadError& e) {
@@ -479,7 +682,14 @@ Json parse_document(std::string_view text, const ActivitySink* sink = nullptr) {
 }
 
 Report report_from_text(std::string_view text, const ActivitySink* sink = nullptr) {
-    const Json document = parse_document(text, sink);
+    Json document;
+#if GPUCHRONO_HAVE_RAPIDJSON
+    std::size_t delivered = 0;
+    std::optional<Json> fast = sink && !text.empty() ? parse_document_fast(text, *sink, delivered) : std::nullopt;
+    document = fast ? std::move(*fast) : parse_document(text, sink, delivered);
+#else
+    document = parse_document(text, sink);
+#endif
     try {
         return read_report(document);
     } catch (const json::ReadError& e) {
