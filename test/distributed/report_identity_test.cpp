@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -349,6 +350,43 @@ BOOST_AUTO_TEST_CASE(the_merge_holds_one_ranks_activities_at_a_time) {
     std::filesystem::remove_all(dir);
 }
 
+// test/data/merged-job holds this job's merge as a one-thread merge reading with nlohmann-json wrote it: reading
+// ranks on several threads, with another parser, and writing the trace from a buffer must not change a byte of
+// the trace nor a field of job.json (whose "file" members are compared by file name: the folder is scratch).
+// The files are given in reverse rank order, so admission order and rank order differ.
+BOOST_AUTO_TEST_CASE(a_synthetic_job_merges_to_the_reference_trace_and_job) {
+    const auto dir = scratch("reference");
+    synthetic::JobShape shape;
+    shape.world_size = 4;
+    shape.activities_per_rank = 30;
+    shape.late_rank = 2;
+    shape.late_steps = {3};
+    shape.delay_ns = 20'000'000;
+    shape.kernel_per_step = true;
+    std::vector<std::filesystem::path> files;
+    for (int r = shape.world_size - 1; r >= 0; --r) {
+        const synthetic::RankClock clock{(r % 7) * 1'000'000 - 3'000'000, ((r % 5) - 2) * 10e-6};
+        files.push_back(dir / ("rank" + std::to_string(r) + ".json"));
+        gr::save_report(synthetic::rank_report(shape, r, clock), files.back());
+    }
+    const gd::MergedJob job = gd::merge_rank_reports(files, {dir / "trace.json"});
+    gd::save_job(job, dir / "job.json");
+    const auto text = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    const std::filesystem::path reference = std::filesystem::path(GPUCHRONO_TEST_DATA_DIR) / "merged-job";
+    const std::string trace = text(dir / "trace.json"), expected_trace = text(reference / "trace.json");
+    BOOST_REQUIRE(!expected_trace.empty());
+    BOOST_TEST(trace.size() == expected_trace.size());
+    BOOST_TEST((trace == expected_trace), "the trace differs from test/data/merged-job/trace.json");
+    nlohmann::json merged = nlohmann::json::parse(text(dir / "job.json"));
+    for (auto& rank : merged.at("ranks")) rank["file"] = std::filesystem::path(rank.at("file").get<std::string>()).filename().string();
+    const nlohmann::json expected_job = nlohmann::json::parse(text(reference / "job.json"));
+    BOOST_TEST((merged == expected_job), "job.json differs from test/data/merged-job/job.json:\n" << nlohmann::json::diff(expected_job, merged).dump(1));
+    std::filesystem::remove_all(dir);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(distributed_streamed_activities)
@@ -447,6 +485,14 @@ BOOST_AUTO_TEST_CASE(streamed_activities_of_any_accepted_shape_arrive_once_and_e
         BOOST_TEST(std::string(e.what()).find("experiments[0].activities[25].stream: the member \"stream\" appears twice") != std::string::npos, e.what());
     }
     BOOST_TEST(handed_out == 25u);
+
+    // A NUL byte and more after the document: nlohmann's reader ends the text at the NUL, and so does the
+    // streamed reading, whichever parser read it.
+    std::ofstream(dir / "nul.json", std::ios::binary) << doc.dump(1) << std::string(1, '\0') << "}";
+    std::vector<gpuchrono::KernelActivity> after_nul;
+    gr::load_report_streaming_activities(dir / "nul.json", [&](gpuchrono::KernelActivity&& a) { after_nul.push_back(std::move(a)); });
+    BOOST_TEST((after_nul == gr::load_report(dir / "nul.json").experiments.at(0).activities));
+    BOOST_TEST(after_nul.size() == 40u);
     std::filesystem::remove_all(dir);
 }
 
