@@ -2,7 +2,6 @@
 #include <gpuchrono/job/job_merge.hpp>
 
 #include <gpuchrono/distributed/collective_bandwidth.hpp>
-#include <gpuchrono/report/report_json.hpp>
 
 #include "job/rank_reader.hpp"
 #include "job/trace_writer.hpp"
