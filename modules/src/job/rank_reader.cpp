@@ -3,6 +3,8 @@
 
 #include <gpuchrono/report/report_json.hpp>
 
+#include "report/streamed_report.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -70,13 +72,14 @@ void place_activities(const std::vector<KernelActivity>& all, const LinearClockM
 
 }  // namespace
 
-RankRead read_rank(const std::filesystem::path& file, std::size_t file_index, bool keep_records) {
+RankRead read_rank(const std::filesystem::path& file, std::size_t file_index, bool keep_records, ReadingBuffers& buffers) {
     report::Report r;
     // The activities are kept as records, never as a JSON document of them: that is what bounds the merge's
     // memory by the activities of the ranks being read rather than by six times their files.
-    std::vector<KernelActivity> all;
+    std::vector<KernelActivity>& all = buffers.activities;
+    all.clear();
     try {
-        r = report::load_report_streaming_activities(file, [&](KernelActivity&& a) { all.push_back(std::move(a)); });
+        r = report::load_report_streaming_activities(file, [&](KernelActivity&& a) { all.push_back(std::move(a)); }, buffers.text);
     } catch (const report::ReportError& e) {
         throw MergeError(std::string("gpuchrono: merge: ") + e.what());
     }
@@ -139,6 +142,7 @@ void RankReader::stop() noexcept {
 }
 
 void RankReader::work() {
+    ReadingBuffers buffers;
     for (;;) {
         std::size_t i = 0;
         {
@@ -150,7 +154,7 @@ void RankReader::work() {
         std::optional<RankRead> read;
         std::exception_ptr error;
         try {
-            read = read_rank(files_[i], i, keep_records_);
+            read = read_rank(files_[i], i, keep_records_, buffers);
         } catch (...) {
             error = std::current_exception();
         }

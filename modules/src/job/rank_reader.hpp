@@ -84,7 +84,14 @@ private:
     std::vector<std::thread> workers_;
 };
 
+// What a reading thread reuses from one rank to the next: the file's text and the activity records, tens of
+// megabytes each, allocated (and their pages faulted in) once per thread rather than once per rank.
+struct ReadingBuffers {
+    std::string text;
+    std::vector<KernelActivity> activities;
+};
+
 // One rank report reduced for the merge (what a worker does). Throws MergeError naming the file.
-RankRead read_rank(const std::filesystem::path& file, std::size_t file_index, bool keep_records);
+RankRead read_rank(const std::filesystem::path& file, std::size_t file_index, bool keep_records, ReadingBuffers& buffers);
 
 }  // namespace gpuchrono::distributed

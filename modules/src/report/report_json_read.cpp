@@ -7,6 +7,7 @@
 #include "kernel_metrics_json.hpp"
 #include "utf8.hpp"
 #include "report/rank_section_json.hpp"
+#include "report/streamed_report.hpp"
 
 #include <gpuchrono/report/report_section.hpp>
 
@@ -15,6 +16,7 @@
 #include <rapidjson/reader.h>
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -704,7 +706,8 @@ Report report_from_text(std::string_view text, const ActivitySink* sink = nullpt
 
 std::string system_error_text(int error) { return std::system_category().message(error); }
 
-std::string read_file(const std::filesystem::path& file) {
+// The file's text into `text` (its capacity kept: a caller reading reports in turn allocates once).
+void read_file(const std::filesystem::path& file, std::string& text) {
     std::error_code ec;
     const auto status = std::filesystem::status(file, ec);
     if (status.type() == std::filesystem::file_type::not_found) throw ReportError("no such file");
@@ -722,20 +725,30 @@ std::string read_file(const std::filesystem::path& file) {
     }
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), &std::fclose);
     if (!in) throw ReportError("cannot open it: " + system_error_text(errno));
-    // Read to the end (a pipe or a file still growing has no size to trust), refusing more than the limit.
-    std::string text;
-    // One allocation of the file's size (plus the last short read) rather than doublings that copy a rank
-    // report of tens of megabytes several times.
-    text.reserve(static_cast<std::size_t>(expected_size) + 1);
-    char buffer[1 << 16];
+    // Read to the end (a pipe or a file still growing has no size to trust: the size is a first guess),
+    // straight into the text, refusing more than the limit.
+    const std::size_t most = static_cast<std::size_t>(max_report_file_bytes) + 1;
+    std::size_t used = 0;
+    text.resize(std::min(most, std::max<std::size_t>(static_cast<std::size_t>(expected_size) + 1, std::size_t{1} << 16)));
     for (;;) {
-        const std::size_t n = std::fread(buffer, 1, sizeof buffer, in.get());
-        text.append(buffer, n);
-        if (text.size() > max_report_file_bytes)
-            throw ReportError("holds more than max_report_file_bytes (" + std::to_string(max_report_file_bytes) + " bytes)");
-        if (n < sizeof buffer) break;
+        if (used == text.size()) {
+            if (text.size() >= most)
+                throw ReportError("holds more than max_report_file_bytes (" + std::to_string(max_report_file_bytes) + " bytes)");
+            text.resize(std::min(most, text.size() * 2));
+        }
+        const std::size_t n = std::fread(text.data() + used, 1, text.size() - used, in.get());
+        used += n;
+        if (n == 0) break;
     }
     if (std::ferror(in.get())) throw ReportError("reading it failed: " + system_error_text(errno));
+    if (used > max_report_file_bytes)
+        throw ReportError("holds more than max_report_file_bytes (" + std::to_string(max_report_file_bytes) + " bytes)");
+    text.resize(used);
+}
+
+std::string read_file(const std::filesystem::path& file) {
+    std::string text;
+    read_file(file, text);
     return text;
 }
 
@@ -744,8 +757,14 @@ std::string read_file(const std::filesystem::path& file) {
 Report report_from_json(std::string_view text) { return report_from_text(text); }
 
 Report load_report_streaming_activities(const std::filesystem::path& file, const ActivitySink& on_activity) {
+    std::string text;
+    return load_report_streaming_activities(file, on_activity, text);
+}
+
+Report load_report_streaming_activities(const std::filesystem::path& file, const ActivitySink& on_activity, std::string& text) {
     try {
-        return report_from_text(read_file(file), &on_activity);
+        read_file(file, text);
+        return report_from_text(text, &on_activity);
     } catch (const ReportError& e) {
         throw ReportError(file.string() + ": " + e.what());
     } catch (const std::bad_alloc&) {
