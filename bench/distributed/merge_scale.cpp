@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How the merge of a distributed job scales: R synthetic rank reports of A activities each (default 256 x
-// 100,000, issue 24) are written to a scratch folder one at a time, then merged in a child process whose
+// 100,000) are written to a scratch folder one at a time, then merged in a child process whose
 // peak resident memory (getrusage) and wall time are printed beside the inputs' and the trace's sizes.
 // The inputs are generated in a child of their own too, so that the process the merge forks from never held
 // a report: a forked child starts resident with its parent's pages, and Linux carries ru_maxrss across exec,
 // so a merge forked from the generator counted the generator's heap (a first version measured 235 MB for a
 // merge whose own peak is a fraction of that). The merge child also execs this program afresh
 // (`--merge-only DIR R LATE`).
-// The merge holds one rank report at a time, so its peak memory should follow A, not R: run it with two
-// values of R to see that.
+// The merge holds one rank report per reading thread at a time, so its peak memory should follow A, not R:
+// run it with two values of R to see that. Its CPU time (user + system of the merge child) is printed beside
+// the wall time: on a machine shared with other work the wall time is an upper bound.
 //
 //     bench_merge_scale [--ranks R] [--activities A] [--dir DIR] [--keep]
 //
@@ -25,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 
@@ -55,8 +56,9 @@ int merge_only(const std::filesystem::path& dir, int ranks, int late_rank) {
     try {
         const auto job = gpuchrono::distributed::merge_rank_reports(files, {dir / "trace.json"});
         gpuchrono::distributed::save_job(job, dir / "job.json");
-        std::printf("merge held at most %llu activities at once (the largest rank's), kept %llu NCCL kernels across ranks\n",
-                    static_cast<unsigned long long>(job.peak_activities_held), static_cast<unsigned long long>(job.nccl_kernels_kept));
+        std::printf("merge read on %u threads, each holding at most %llu activities at once (the largest rank's), kept %llu NCCL kernels "
+                    "across ranks\n",
+                    job.reader_threads, static_cast<unsigned long long>(job.peak_activities_held), static_cast<unsigned long long>(job.nccl_kernels_kept));
         const bool named = late_rank < 0 || job.stragglers.at(0).steps.at(3).last_rank == late_rank;
         return named ? 0 : 3;
     } catch (const std::exception& e) {
@@ -135,9 +137,22 @@ int main(int argc, char** argv) try {
         return 1;
     }
     const double trace_mb = static_cast<double>(std::filesystem::file_size(dir / "trace.json")) / 1e6;
-    std::printf("ranks  activities/rank  inputs MB  generate s  merge s  merge peak RSS MB  trace MB  activities/s\n");
-    std::printf("%5d  %15zu  %9.1f  %10.1f  %7.1f  %17.1f  %8.1f  %12.3g\n", ranks, activities, input_mb, generate_s, merge_s,
-                static_cast<double>(usage.ru_maxrss) / 1024.0, trace_mb, static_cast<double>(ranks) * static_cast<double>(activities) / merge_s);
+    const double cpu_s = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+    const double peak_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    const double rate = static_cast<double>(ranks) * static_cast<double>(activities) / merge_s;
+    std::printf("ranks  activities/rank  inputs MB  generate s  merge s  merge CPU s  merge peak RSS MB  trace MB  activities/s\n");
+    std::printf("%5d  %15zu  %9.1f  %10.1f  %7.1f  %11.1f  %17.1f  %8.1f  %12.3g\n", ranks, activities, input_mb, generate_s, merge_s, cpu_s,
+                peak_mb, trace_mb, rate);
+    // The merge before it read ranks in parallel with RapidJSON (one thread, nlohmann-json), measured once on a
+    // 2-core machine shared with two builds: 256 x 100,000 in 552.2 s (4.64e4 activities/s), peak RSS 338.7 MB.
+    constexpr double before_s = 552.2, before_mb = 338.7, before_rate = 25'600'000 / before_s;
+    if (ranks == 256 && activities == 100'000)
+        std::printf("against the merge before (256 x 100,000: %.1f s, %.1f MB): time %.3fx, peak RSS %.3fx; targets <= 60 s, <= 512 MB: %s\n",
+                    before_s, before_mb, merge_s / before_s, peak_mb / before_mb, merge_s <= 60 && peak_mb <= 512 ? "met" : "NOT met");
+    else
+        std::printf("against the merge before (%.3g activities/s at 256 x 100,000): %.2fx its rate (time and memory ratios only at that size)\n",
+                    before_rate, rate / before_rate);
     if (!keep) std::filesystem::remove_all(dir);
     return 0;
 } catch (const std::exception& e) {

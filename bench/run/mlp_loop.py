@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""A PyTorch loop of small ops for run_overhead.py: STEPS steps of a small MLP's forward and backward.
+"""PyTorch training loops for run_overhead.py: STEPS steps of a small MLP's forward and backward (many small
+kernels: launch-bound), or with --resnet18 of torchvision's resnet18 on batches of 32 images of 224 x 224
+(convolutions of a real model).
 
-    python3 mlp_loop.py [STEPS] [--profiler]     prints loop_ns=<ns> (warm-up excluded)
+    python3 mlp_loop.py [STEPS] [--resnet18] [--profiler]     prints loop_ns=<ns> (warm-up excluded)
 
 --profiler: the loop inside torch.profiler (CPU and CUDA activities), the usual in-program alternative.
 """
@@ -16,11 +18,18 @@ def main():
     steps = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 1000
     profile = "--profiler" in sys.argv
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512), torch.nn.ReLU(),
-                                torch.nn.Linear(512, 10)).cuda()
+    if "--resnet18" in sys.argv:
+        import torchvision
+
+        model = torchvision.models.resnet18(num_classes=1000).cuda()
+        x = torch.randn(32, 3, 224, 224, device="cuda")
+        y = torch.randint(0, 1000, (32,), device="cuda")
+    else:
+        model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512), torch.nn.ReLU(),
+                                    torch.nn.Linear(512, 10)).cuda()
+        x = torch.randn(64, 256, device="cuda")
+        y = torch.randint(0, 10, (64,), device="cuda")
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    x = torch.randn(64, 256, device="cuda")
-    y = torch.randint(0, 10, (64,), device="cuda")
 
     def step():
         opt.zero_grad(set_to_none=True)
@@ -28,7 +37,7 @@ def main():
         loss.backward()
         opt.step()
 
-    for _ in range(20):
+    for _ in range(5 if "--resnet18" in sys.argv else 20):
         step()
     torch.cuda.synchronize()
     if profile:

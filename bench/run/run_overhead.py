@@ -6,12 +6,14 @@ PyTorch loop. Each configuration runs REPEATS times, interleaved; the table give
 the device named.
 
     python3 bench/run/run_overhead.py --build gpu-build/bin [--repeats 5] [--quick] [--no-torch] [--diff-pairs 20]
-                                      [--rows spin,empty,memory,startup,mlp,diff]
+                                      [--rows spin,empty,memory,startup,mlp,resnet18,diff]
 
 Rows and the targets they are read against (docs/run.md):
   spin      100,000 x 5 us spin (GPU-bound): gpuchrono run <= 1.03x no tool
   empty     100,000 empty kernels (launch-bound): gpuchrono run <= 1.05x raw CUPTI
-  mlp       1,000 steps of a small MLP forward + backward: gpuchrono run <= 1.05x no tool, beside torch.profiler
+  mlp       1,000 steps of a small MLP forward + backward: gpuchrono run <= 1.05x raw CUPTI (the floor on this
+            loop), beside no tool and torch.profiler; the floor's own ratio to no tool is printed
+  resnet18  30 training steps of torchvision's resnet18, batch 32: as mlp (skipped without torchvision)
   memory    10,000,000 empty kernels: peak resident growth under gpuchrono run <= 64 MB
   startup   a program that only starts CUDA: the whole process, gpuchrono run minus no tool <= 100 ms
   exact     the spin's median per kernel in gpuchrono's report against the raw CUPTI records' median
@@ -88,7 +90,7 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
-ROWS = ("spin", "empty", "memory", "startup", "mlp", "diff")
+ROWS = ("spin", "empty", "memory", "startup", "mlp", "resnet18", "diff")
 
 
 def main():
@@ -156,18 +158,28 @@ def main():
         added = (median([x[1] for x in st["gpuchrono"]]) - median([x[1] for x in st["none"]])) / 1e6
         row("start-up (whole process)", "gpuchrono - none", f"{added:.1f}", "ms", "", "<= 100 ms", "yes" if added <= 100 else "NO")
 
-    # PyTorch
-    if "mlp" in wanted:
-        if not args.no_torch:
-            steps = str(1000 // scale)
-            mlp = r.series(["none", "gpuchrono", "profiler"],
-                           lambda t: [sys.executable, r.mlp, steps] + (["--profiler"] if t == "profiler" else []), args.repeats)
-            base = median([x[0] for x in mlp["none"]])
-            for t in ("none", "profiler", "gpuchrono"):
-                m = median([x[0] for x in mlp[t]])
-                row(f"mlp {steps} steps", "torch.profiler" if t == "profiler" else t, f"{m / 1e6:.1f}", "ms",
-                    f"{m / base:.3f}x no tool", "<= 1.05x" if t == "gpuchrono" else "",
-                    ("yes" if m / base <= 1.05 else "NO") if t == "gpuchrono" else "")
+    # PyTorch: gpuchrono run against CUPTI's kernel records alone on the same loop (the floor), and no tool.
+    def torch_row(label, extra):
+        tools = ["none", "raw", "gpuchrono", "profiler"]
+        got = r.series(tools, lambda t: [sys.executable, r.mlp] + extra + (["--profiler"] if t == "profiler" else []), args.repeats)
+        base = median([x[0] for x in got["none"]])
+        floor = median([x[0] for x in got["raw"]])
+        for t in ("none", "raw", "profiler", "gpuchrono"):
+            m = median([x[0] for x in got[t]])
+            name = {"profiler": "torch.profiler", "raw": "raw CUPTI"}.get(t, t)
+            row(label, name, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool, {m / floor:.3f}x raw CUPTI",
+                "<= 1.05x raw" if t == "gpuchrono" else "", ("yes" if m / floor <= 1.05 else "NO") if t == "gpuchrono" else "")
+
+    if "mlp" in wanted and not args.no_torch:
+        steps = str(1000 // scale)
+        torch_row(f"mlp {steps} steps", [steps])
+    if "resnet18" in wanted and not args.no_torch:
+        steps = str(max(3, 30 // scale))
+        has_vision = subprocess.run([sys.executable, "-c", "import torchvision"], capture_output=True).returncode == 0
+        if has_vision:
+            torch_row(f"resnet18 {steps} steps, batch 32", [steps, "--resnet18"])
+        else:
+            row("resnet18", "skipped", "", "", "torchvision is not installed in this Python", "", "")
 
     # diff
     if "diff" in wanted:

@@ -9,12 +9,12 @@
 //
 //     gpuchrono-report merge rank*.json -o job.json [--trace trace.json] [--svg DIR] [--html job.html] [--quiet]
 //
-// merges the reports of a distributed job's ranks (report/job_merge.hpp). A subcommand rather than a
+// merges the reports of a distributed job's ranks (job/job_merge.hpp). A subcommand rather than a
 // tool of its own: it reads the same files, and users who have gpuchrono-report have it.
-#include <gpuchrono/report/job_html.hpp>
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_html.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/report/lateness_svg.hpp>
-#include <gpuchrono/report/straggler_text.hpp>
+#include <gpuchrono/job/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>
 
 #include <cstdio>

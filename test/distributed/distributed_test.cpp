@@ -19,10 +19,10 @@
 
 #include <gpuchrono/distributed/clock_alignment.hpp>
 #include <gpuchrono/distributed/collective_bandwidth.hpp>
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/report/lateness_svg.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
-#include <gpuchrono/report/straggler_text.hpp>
+#include <gpuchrono/job/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 

@@ -19,10 +19,10 @@
 #include <thread>
 #include <vector>
 
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/distributed/mpi_clock_offsets.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
-#include <gpuchrono/report/straggler_text.hpp>
+#include <gpuchrono/job/straggler_text.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/report_json.hpp>
 

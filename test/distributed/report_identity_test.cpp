@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -21,7 +22,7 @@
 #include <vector>
 
 #include <gpuchrono/core/device_busy.hpp>
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/report/report_section.hpp>
 #include <gpuchrono/report/chrome_trace.hpp>
 #include <gpuchrono/report/device_busy_text.hpp>
@@ -313,10 +314,10 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(distributed_merge_scale)
 
-// The merge's memory bound: it holds one rank's activities at a time (they go to the spill file before the
-// next rank is read) and keeps only the NCCL kernels (10% of the synthetic ones) across ranks. Ranks of
-// different sizes show which: the peak is the largest rank's count, not the job's sum, and every activity
-// still reaches the trace.
+// The merge's memory bound: each reading thread holds one rank's activities at a time (reduced to spill
+// records before it reads another) and the merge keeps only the NCCL kernels (10% of the synthetic ones)
+// across ranks. Ranks of different sizes show which: a thread's peak is the largest rank's count, not the
+// job's sum, and every activity still reaches the trace.
 BOOST_AUTO_TEST_CASE(the_merge_holds_one_ranks_activities_at_a_time) {
     const auto dir = scratch("scale");
     synthetic::JobShape j;
@@ -333,6 +334,8 @@ BOOST_AUTO_TEST_CASE(the_merge_holds_one_ranks_activities_at_a_time) {
     }
     const gd::MergedJob job = gd::merge_rank_reports(files, {dir / "trace.json"});
     BOOST_TEST(job.peak_activities_held == 3000u);
+    BOOST_TEST(job.reader_threads >= 1u);
+    BOOST_TEST(job.reader_threads <= 4u);
     BOOST_TEST(job.nccl_kernels_kept == nccl);
     std::uint64_t merged = 0;
     for (const auto& rank : job.ranks) merged += rank.activities;
@@ -344,6 +347,43 @@ BOOST_AUTO_TEST_CASE(the_merge_holds_one_ranks_activities_at_a_time) {
         if (ev.value("ph", "") == "X" && ev.value("cat", "") == "kernel") ++kernels;
     BOOST_TEST(kernels == total);
     BOOST_TEST(!std::filesystem::exists(dir / "trace.json.spill"));
+    std::filesystem::remove_all(dir);
+}
+
+// test/data/merged-job holds this job's merge as a one-thread merge reading with nlohmann-json wrote it: reading
+// ranks on several threads, with another parser, and writing the trace from a buffer must not change a byte of
+// the trace nor a field of job.json (whose "file" members are compared by file name: the folder is scratch).
+// The files are given in reverse rank order, so admission order and rank order differ.
+BOOST_AUTO_TEST_CASE(a_synthetic_job_merges_to_the_reference_trace_and_job) {
+    const auto dir = scratch("reference");
+    synthetic::JobShape shape;
+    shape.world_size = 4;
+    shape.activities_per_rank = 30;
+    shape.late_rank = 2;
+    shape.late_steps = {3};
+    shape.delay_ns = 20'000'000;
+    shape.kernel_per_step = true;
+    std::vector<std::filesystem::path> files;
+    for (int r = shape.world_size - 1; r >= 0; --r) {
+        const synthetic::RankClock clock{(r % 7) * 1'000'000 - 3'000'000, ((r % 5) - 2) * 10e-6};
+        files.push_back(dir / ("rank" + std::to_string(r) + ".json"));
+        gr::save_report(synthetic::rank_report(shape, r, clock), files.back());
+    }
+    const gd::MergedJob job = gd::merge_rank_reports(files, {dir / "trace.json"});
+    gd::save_job(job, dir / "job.json");
+    const auto text = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    const std::filesystem::path reference = std::filesystem::path(GPUCHRONO_TEST_DATA_DIR) / "merged-job";
+    const std::string trace = text(dir / "trace.json"), expected_trace = text(reference / "trace.json");
+    BOOST_REQUIRE(!expected_trace.empty());
+    BOOST_TEST(trace.size() == expected_trace.size());
+    BOOST_TEST((trace == expected_trace), "the trace differs from test/data/merged-job/trace.json");
+    nlohmann::json merged = nlohmann::json::parse(text(dir / "job.json"));
+    for (auto& rank : merged.at("ranks")) rank["file"] = std::filesystem::path(rank.at("file").get<std::string>()).filename().string();
+    const nlohmann::json expected_job = nlohmann::json::parse(text(reference / "job.json"));
+    BOOST_TEST((merged == expected_job), "job.json differs from test/data/merged-job/job.json:\n" << nlohmann::json::diff(expected_job, merged).dump(1));
     std::filesystem::remove_all(dir);
 }
 
@@ -393,6 +433,66 @@ BOOST_AUTO_TEST_CASE(streamed_activities_equal_the_loaded_ones_and_errors_name_t
     } catch (const gr::ReportError& e) {
         BOOST_TEST(std::string(e.what()).find("bad.json: experiments[0].activities[3].start_ns") != std::string::npos, e.what());
     }
+    std::filesystem::remove_all(dir);
+}
+
+// Activities of every shape the strict reader takes, not only the one the writer makes: members it ignores,
+// nulls, integral floats, a negative device, names with escapes and non-ASCII text, members in another order.
+// Streamed, each arrives once and equals load_report's, whichever parser read it; a member named twice midway
+// is refused with its path after the activities before it were handed out, none of them twice.
+BOOST_AUTO_TEST_CASE(streamed_activities_of_any_accepted_shape_arrive_once_and_equal_the_loaded_ones) {
+    const auto dir = scratch("stream-shapes");
+    synthetic::JobShape j;
+    j.activities_per_rank = 40;
+    gr::save_report(synthetic::rank_report(j, 0, {0, 0.0}), dir / "rank.json");
+    nlohmann::ordered_json doc;
+    {
+        std::ifstream in(dir / "rank.json");
+        doc = nlohmann::ordered_json::parse(in);
+    }
+    auto& activities = doc["experiments"][0]["activities"];
+    activities[5]["comment"] = "a member no reader knows";
+    activities[9]["graph_id"] = nullptr;
+    activities[12]["bytes"] = 4096.0;
+    activities[15]["device"] = -3;
+    activities[18]["name"] = "kernel<\"quoted\">\t\u00e9 \u6838";
+    activities[21] = nlohmann::ordered_json{{"end_ns", activities[21]["end_ns"]}, {"start_ns", activities[21]["start_ns"]}, {"kind", "memcpy"}};
+    activities[30]["grid"] = nlohmann::ordered_json::array({1, 2});
+    std::ofstream(dir / "shapes.json") << doc.dump(1);
+
+    const gr::Report loaded = gr::load_report(dir / "shapes.json");
+    std::vector<gpuchrono::KernelActivity> streamed;
+    gr::load_report_streaming_activities(dir / "shapes.json", [&](gpuchrono::KernelActivity&& a) { streamed.push_back(std::move(a)); });
+    BOOST_REQUIRE(loaded.experiments.size() == 1u);
+    BOOST_TEST(loaded.experiments[0].activities.size() == 40u);
+    BOOST_TEST((streamed == loaded.experiments[0].activities));
+    BOOST_TEST(streamed.at(15).device == -3);
+    BOOST_TEST(streamed.at(12).bytes == 4096u);
+    BOOST_TEST((streamed.at(21).kind == gpuchrono::ActivityKind::memcpy));
+
+    // "stream" twice in the 26th activity (the 25th with a stream: the 22nd has none): the text is written by
+    // hand, as nlohmann keeps one of two members.
+    std::string text = doc.dump(1);
+    std::size_t at = 0;
+    for (int k = 0; k < 25; ++k) at = text.find("\"stream\":", at + 1);
+    text.insert(at, "\"stream\": 1,");
+    std::ofstream(dir / "twice.json") << text;
+    std::size_t handed_out = 0;
+    try {
+        gr::load_report_streaming_activities(dir / "twice.json", [&](gpuchrono::KernelActivity&&) { ++handed_out; });
+        BOOST_ERROR("a member named twice was accepted");
+    } catch (const gr::ReportError& e) {
+        BOOST_TEST(std::string(e.what()).find("experiments[0].activities[25].stream: the member \"stream\" appears twice") != std::string::npos, e.what());
+    }
+    BOOST_TEST(handed_out == 25u);
+
+    // A NUL byte and more after the document: nlohmann's reader ends the text at the NUL, and so does the
+    // streamed reading, whichever parser read it.
+    std::ofstream(dir / "nul.json", std::ios::binary) << doc.dump(1) << std::string(1, '\0') << "}";
+    std::vector<gpuchrono::KernelActivity> after_nul;
+    gr::load_report_streaming_activities(dir / "nul.json", [&](gpuchrono::KernelActivity&& a) { after_nul.push_back(std::move(a)); });
+    BOOST_TEST((after_nul == gr::load_report(dir / "nul.json").experiments.at(0).activities));
+    BOOST_TEST(after_nul.size() == 40u);
     std::filesystem::remove_all(dir);
 }
 

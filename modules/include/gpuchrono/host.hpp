@@ -6,7 +6,7 @@
 #pragma once
 
 #include <gpuchrono/gpuchrono.hpp>
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
 #include <gpuchrono/report/report_section.hpp>
 #include <gpuchrono/measure/compare.hpp>

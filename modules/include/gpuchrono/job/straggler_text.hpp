@@ -3,7 +3,7 @@
 // summary (how often each rank was last, its total lateness, what the others waited) and the worst steps.
 #pragma once
 
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 
 #include <string>
 

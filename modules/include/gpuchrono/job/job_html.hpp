@@ -6,7 +6,7 @@
 // rendering folded.
 #pragma once
 
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 
 #include <string>
 

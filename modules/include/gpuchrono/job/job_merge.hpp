@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Merging the reports of a job's ranks into one: `gpuchrono-report merge rank*.json -o job.json`.
 //
-// The merge reads one rank report at a time, its activities streamed out of the JSON as records
-// (report::load_report_streaming_activities), and keeps only what is small (identity, anchors, scope passes,
-// per-rank sums, NCCL kernels); activities go to a spill file of fixed-size records and from there into the
-// trace, so memory stays bounded by the largest single rank's activities, not by the job.
+// The merge reads the rank reports on a few threads (one report each, at most one more read ahead), their
+// activities streamed out of the JSON as records (report::load_report_streaming_activities), and keeps only
+// what is small (identity, anchors, scope passes, per-rank sums, NCCL kernels); activities go to a spill file
+// of fixed-size records and from there into the trace, so memory stays bounded by a few ranks' activities,
+// not by the job. The result does not depend on the threads: files are admitted in the order given.
 //
 // Refused, with a MergeError naming the file(s): a file that is not a report or has no "distributed" section,
 // ranks of different jobs (job id or world size differ), a rank given twice, ranks missing from 0..N-1.
@@ -50,10 +51,12 @@ struct MergedJob {
     std::vector<ScopeStragglers> stragglers;  // one per scope name any rank went through
     std::vector<CollectiveSplit> collectives;  // NCCL kernels: wait versus transfer per rank
     std::vector<std::string> notes;
-    // What bounds the merge's memory, for the scale test and bench: the most activities it held at once (the
-    // largest rank's: each rank's go to the spill file before the next rank is read) and the NCCL kernels it
-    // keeps across ranks (start, end, name: for the wait/transfer split).
+    // What bounds the merge's memory, for the scale test and bench: the most activities one reading thread
+    // held at once (the largest rank's: a thread reduces a rank's activities to spill records before it reads
+    // another), the threads that read (so at most reader_threads x peak_activities_held at once) and the NCCL
+    // kernels it keeps across ranks (start, end, name: for the wait/transfer split).
     std::uint64_t peak_activities_held = 0;
+    std::uint32_t reader_threads = 0;
     std::uint64_t nccl_kernels_kept = 0;
 };
 

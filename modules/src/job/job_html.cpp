@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/report/job_html.hpp>
+#include <gpuchrono/job/job_html.hpp>
 
 #include <gpuchrono/report/lateness_svg.hpp>
-#include <gpuchrono/report/straggler_text.hpp>
+#include <gpuchrono/job/straggler_text.hpp>
 #include <gpuchrono/report/html_page.hpp>
 #include <gpuchrono/report/report.hpp>
 #include <gpuchrono/report/units.hpp>

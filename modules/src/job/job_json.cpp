@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The merged job's JSON document ("schema": "gpuchrono-job"), docs/report-json.md.
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 
 #include "json/json_writer.hpp"
 
