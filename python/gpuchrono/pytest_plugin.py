@@ -67,7 +67,6 @@ class _Session:
         self.config = config
         self.results: list[BenchmarkResult] = []
         self.series: list[Series] = []
-        self.gpu_name: Optional[str] = None
         self.notes: list[str] = []
         self.failed_output = False
 
