@@ -251,3 +251,45 @@ def test_the_documented_example_runs_or_skips_saying_why(pytester):
         result.stdout.fnmatch_lines(["SKIPPED*gpuchrono: no usable CUDA device*"])
     else:  # the torch tests skip where torch is not installed; the spin always runs
         assert result.ret == 0 and outcomes.get("passed", 0) >= 1, result.stdout.str()
+
+
+RESULT_CARRIER = """
+import json
+import pytest
+from gpuchrono._benchmark_json import BenchmarkResult
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_carrier(request, k):
+    # What gpu_benchmark attaches to its test's report after a measurement, here without a GPU.
+    finding = {"severity": "warning", "code": "clock-throttled", "message": "SM clock fell to 1400 MHz", "fix": "x"}
+    r = BenchmarkResult(name=request.node.name, fullname=request.node.nodeid, samples_ns=[1000.0 * k, 1010.0 * k],
+                        method="kernel", cache="warm", findings=[finding] if k == 2 else [])
+    request.node.user_properties.append(("gpuchrono_benchmark", json.dumps(r.to_dict())))
+"""
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one process", "xdist"])
+def test_results_reach_the_json_and_the_summary_from_every_process(pytester, tmp_path, workers):
+    if workers:
+        pytest.importorskip("xdist", reason="pytest-xdist is not installed")
+    pytester.makepyfile(test_carrier=RESULT_CARRIER)
+    out = tmp_path / "bench.json"
+    result = pytester.runpytest_subprocess(*workers, f"--gpuchrono-json={out}")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*= gpuchrono =*", "test_carrier.py::test_carrier[[]1[]]: median 1.005 us, 2 samples, "
+                                 "method kernel",
+                                 "WARNING test_carrier.py::test_carrier[[]2[]]: [[]clock-throttled[]] SM clock fell to "
+                                 "1400 MHz", "1 test(s) with warning-level findings (--gpuchrono-fail-on-warning fails "
+                                 "them)", f"gpuchrono: 2 benchmark(s) written to {out}*"])
+    doc = json.loads(out.read_text())
+    assert sorted(b["name"] for b in doc["benchmarks"]) == ["test_carrier[1]", "test_carrier[2]"]
+    assert sorted(b["stats"]["median"] for b in doc["benchmarks"]) == pytest.approx([1005e-9, 2010e-9])
+
+
+def test_an_unwritable_json_fails_the_session_saying_so(pytester, tmp_path):
+    pytester.makepyfile(test_carrier=RESULT_CARRIER)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    result = pytester.runpytest_subprocess(f"--gpuchrono-json={blocker / 'bench.json'}")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines([f"gpuchrono: could not write --gpuchrono-json {blocker / 'bench.json'}: *"])
