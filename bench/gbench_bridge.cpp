@@ -42,20 +42,23 @@ public:
     bool ReportContext(const Context&) override { return true; }
     void ReportRuns(const std::vector<Run>& runs) override {
         for (const Run& r : runs) {
+            ran = true;
             row.error = error_of(r);
             row.iterations = static_cast<long long>(r.iterations);
             row.ns_per_iteration = r.iterations > 0 ? r.GetAdjustedRealTime() : 0;
         }
     }
     Row row;
+    bool ran = false;
 };
 
 Row run_one(const std::string& name, std::vector<Clock::time_point>& calls) {
     Capture capture;
     calls.clear();
     const auto t0 = Clock::now();
-    benchmark::RunSpecifiedBenchmarks(&capture, "^" + name + "$");
+    benchmark::RunSpecifiedBenchmarks(&capture, "^" + name + "(/|$)");  // its full name ends in /manual_time
     capture.row.wall_s = bench::ns_since(t0) * 1e-9;
+    if (!capture.ran) capture.row.error = "no benchmark named " + name + " ran";
     benchmark::ClearRegisteredBenchmarks();
     std::vector<double> gaps;
     for (std::size_t i = 1; i < calls.size(); ++i) gaps.push_back(std::chrono::duration<double, std::nano>(calls[i] - calls[i - 1]).count());
