@@ -3,6 +3,9 @@ import pytest
 
 import gpuchrono
 
+# The pytest plugin's tests run small suites in a subprocess (pytester), as a user's pytest would.
+pytest_plugins = ["pytester"]
+
 
 def pytest_collection_modifyitems(config, items):
     # GPU tests skip visibly, with the reason, on a machine without a usable CUDA device (CI's).

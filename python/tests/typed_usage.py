@@ -8,6 +8,7 @@ import numpy.typing as npt
 
 import gpuchrono
 from gpuchrono import Verdict
+from gpuchrono.pytest_plugin import GpuBenchmark
 
 
 def launch(handle: int) -> None:
@@ -39,3 +40,9 @@ def typed_use() -> float:
     reason: str | None = gpuchrono.no_device_reason()
     del text, kernels, paths, version, reason, same, named, p_value
     return float(samples.sum()) + s.median_ns
+
+
+def typed_plugin_use(gpu_benchmark: GpuBenchmark) -> float:
+    s: gpuchrono.Series = gpu_benchmark.options(method="kernel", cache="cold")(launch)
+    with_args: gpuchrono.Series = gpu_benchmark(lambda n, m: None, 1, m=2)
+    return s.median_ns + with_args.median_ns
