@@ -36,7 +36,7 @@ struct SeriesPoint {
 struct DetectionOptions {
     // Evidence one series needs for a change, before the many-series correction: the p-value of the scan's
     // statistic must be at most this. In (0, 1).
-    double significance = 0.001;
+    double significance = 0.005;
     // correct_for_many_series: the Benjamini-Hochberg false-discovery rate over all series tested. In (0, 1).
     double false_discovery_rate = 0.05;
     // The number of series tested together (the m of the correction); 0: the number of distinct series among the
@@ -53,7 +53,7 @@ struct DetectionOptions {
     std::size_t window = 0;
     // The smallest spread between runs the detector assumes, relative to the level: a floor for series whose
     // runs happen to agree exactly (timestamps in steps of a grain). >= 0.
-    double min_relative_spread = 0.0005;
+    double min_relative_spread = 0.0001;
 
     void validate() const;  // std::invalid_argument naming the field
 };
@@ -80,9 +80,10 @@ struct ChangePoint {
 std::vector<ChangePoint> detect_changes(std::span<const SeriesPoint> points, const DetectionOptions& options = {});
 
 // The correction for testing many series at once: the Benjamini-Hochberg step-up procedure at
-// options.false_discovery_rate over options.series_tested series, each series counted by its smallest p-value.
-// Given every series' change points, the ones that survive, in the order given. New baselines are not tests: they
-// always survive.
+// options.false_discovery_rate, each change point one hypothesis, m the larger of options.series_tested and the
+// number of candidates (distinct series, change points). Given every series' change points, the ones that
+// survive, in the order given. New baselines are not tests: they always survive. Throws std::invalid_argument
+// naming the series when a p-value is not in [0, 1].
 struct SeriesChange {
     std::string series;
     ChangePoint change;
