@@ -139,6 +139,8 @@ public:
     // Change points within runs [first, last), all of one fingerprint; *current_level_start: where the level
     // the segment ends at began.
     std::vector<ChangePoint> scan(std::size_t first, std::size_t last, std::size_t* current_level_start) const {
+        baselines_.assign(last - first, CachedBaseline{});
+        first_ = first;
         std::vector<Found> found;
         std::size_t level_start = first;
         for (std::size_t t = first; t < last; ++t) {
@@ -189,7 +191,7 @@ private:
         split.new_runs = m;
         split.baseline_start = baseline_start;
         split.baseline_runs = new_start - baseline_start;
-        split.baseline = baseline_level(y_.subspan(baseline_start, split.baseline_runs), min_spread());
+        split.baseline = baseline_before(level_start, baseline_start, new_start);
         double weight_sum = 0;
         double weighted_residuals = 0;
         for (std::size_t i = new_start; i <= t; ++i) {
@@ -246,6 +248,19 @@ private:
         return location;
     }
 
+    // The baseline before new_start: the looks at t and t + 1 share all but one of their splits' baselines, so each
+    // is computed once per level (a 10,000-commit series costs one baseline per commit, not one per split).
+    const BaselineLevel& baseline_before(std::size_t level_start, std::size_t baseline_start,
+                                         std::size_t new_start) const {
+        CachedBaseline& cached = baselines_[new_start - first_];
+        if (!cached.valid || cached.level_start != level_start) {
+            cached.level = baseline_level(y_.subspan(baseline_start, new_start - baseline_start), min_spread());
+            cached.level_start = level_start;
+            cached.valid = true;
+        }
+        return cached.level;
+    }
+
     double min_spread() const { return std::log1p(options_.min_relative_spread); }
 
     void describe(Found& found, std::size_t new_end) const {
@@ -275,9 +290,17 @@ private:
                           number(change.p_value) + " over " + std::to_string(splits_tried) + " splits tried).";
     }
 
+    struct CachedBaseline {
+        BaselineLevel level;
+        std::size_t level_start = 0;
+        bool valid = false;
+    };
+
     std::span<const double> y_;
     std::span<const double> se_;
     const DetectionOptions& options_;
+    mutable std::vector<CachedBaseline> baselines_;  // by first run after the baseline, from first_
+    mutable std::size_t first_ = 0;
 };
 
 }  // namespace
