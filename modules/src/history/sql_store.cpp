@@ -34,10 +34,11 @@ const std::vector<std::vector<std::string>>& migrations() {
             " UNIQUE (experiment, name))",
             "CREATE TABLE series_aliases (experiment TEXT NOT NULL, name TEXT NOT NULL,"
             " series_id BIGINT NOT NULL REFERENCES series(id), PRIMARY KEY (experiment, name))",
+            // position: the commit's, copied so that a series' newest points are one index range.
             "CREATE TABLE points (run_id BIGINT NOT NULL REFERENCES runs(id), series_id BIGINT NOT NULL REFERENCES series(id),"
-            " median DOUBLE PRECISION NOT NULL, ci_low DOUBLE PRECISION, ci_high DOUBLE PRECISION, n BIGINT NOT NULL,"
+            " position BIGINT NOT NULL, median DOUBLE PRECISION NOT NULL, ci_low DOUBLE PRECISION, ci_high DOUBLE PRECISION, n BIGINT NOT NULL,"
             " method TEXT, cache_state TEXT, findings TEXT, samples TEXT, PRIMARY KEY (run_id, series_id))",
-            "CREATE INDEX points_by_series ON points (series_id)",
+            "CREATE INDEX points_by_series ON points (series_id, position, run_id)",
             "CREATE INDEX runs_by_commit ON runs (commit_id)",
         },
     };
@@ -123,7 +124,7 @@ public:
         if (run.commit.hash.empty())
             throw HistoryError("a run from " + run.report_path + " has no commit: give one (--commit SHA)");
         Transaction t(*db_, false);
-        const std::int64_t commit_id = commit_row(run.commit);
+        const auto [commit_id, position] = commit_row(run.commit);
         const std::int64_t fingerprint_id = fingerprint_row(run.fingerprint);
         const auto run_row = db_->run(
             "INSERT INTO runs (commit_id, fingerprint_id, run_time, added_time, report_path, source_format)"
@@ -133,9 +134,9 @@ public:
         const std::int64_t run_id = to_integer(run_row.at(0).at(0));
         for (const auto& p : run.points) {
             const std::int64_t series_id = series_row(p, run.report_path);
-            db_->run("INSERT INTO points (run_id, series_id, median, ci_low, ci_high, n, method, cache_state, findings,"
-                     " samples) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                     {std::to_string(run_id), std::to_string(series_id), number(p.median), number(p.ci_low),
+            db_->run("INSERT INTO points (run_id, series_id, position, median, ci_low, ci_high, n, method, cache_state,"
+                     " findings, samples) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                     {std::to_string(run_id), std::to_string(series_id), std::to_string(position), number(p.median), number(p.ci_low),
                       number(p.ci_high), std::to_string(p.n), text_or_null(p.method), text_or_null(p.cache_state),
                       text_or_null(joined_codes(p.findings)), text_or_null(joined_samples(p.samples))});
         }
@@ -173,14 +174,17 @@ public:
         return out;
     }
 
-    std::vector<StoredPoint> points(std::int64_t series_id) override {
+    std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest) override {
         std::vector<StoredPoint> out;
-        const auto rows = db_->run(
-            "SELECT c.hash, c.position, r.fingerprint_id, f.baseline, r.id, r.run_time, p.median, p.ci_low, p.ci_high,"
+        const std::string columns =
+            "SELECT c.hash, p.position, r.fingerprint_id, f.baseline, r.id, r.run_time, p.median, p.ci_low, p.ci_high,"
             " p.n, p.method, p.cache_state, p.findings, p.samples FROM points p JOIN runs r ON r.id = p.run_id"
-            " JOIN commits c ON c.id = r.commit_id JOIN fingerprints f ON f.id = r.fingerprint_id"
-            " WHERE p.series_id = $1 ORDER BY c.position, c.id, r.id",
-            {std::to_string(series_id)});
+            " JOIN commits c ON c.id = r.commit_id JOIN fingerprints f ON f.id = r.fingerprint_id WHERE p.series_id = $1";
+        auto rows = newest == 0
+            ? db_->run(columns + " ORDER BY p.position, p.run_id", {std::to_string(series_id)})
+            : db_->run(columns + " ORDER BY p.position DESC, p.run_id DESC LIMIT $2",
+                       {std::to_string(series_id), std::to_string(newest)});
+        if (newest != 0) std::reverse(rows.begin(), rows.end());
         out.reserve(rows.size());
         for (const auto& r : rows) {
             StoredPoint p;
@@ -255,7 +259,8 @@ private:
         t.commit();
     }
 
-    std::int64_t commit_row(const CommitInfo& c) {
+    // The commit's id and position, inserted when new.
+    std::pair<std::int64_t, std::int64_t> commit_row(const CommitInfo& c) {
         const std::string position_sql =
             c.graph_position ? "$5" : "(SELECT COALESCE(MAX(position), 0) + 1 FROM commits)";
         db_->run("INSERT INTO commits (hash, branch, author_time, subject, position) VALUES ($1, $2, $3, $4, " +
@@ -264,7 +269,8 @@ private:
                                                           text_or_null(c.subject), integer(c.graph_position)}
                                   : std::vector<SqlValue>{c.hash, text_or_null(c.branch), text_or_null(c.author_time),
                                                           text_or_null(c.subject)});
-        return to_integer(db_->run("SELECT id FROM commits WHERE hash = $1", {c.hash}).at(0).at(0));
+        const auto row = db_->run("SELECT id, position FROM commits WHERE hash = $1", {c.hash}).at(0);
+        return {to_integer(row.at(0)), to_integer(row.at(1))};
     }
 
     std::int64_t fingerprint_row(const Fingerprint& f) {

@@ -19,6 +19,9 @@ namespace gpuchrono::history {
 struct CheckOptions {
     // The newest commits are those after this one (a hash or a hash's prefix); empty: the newest commit alone.
     std::string since;
+    // With the newest commit alone, only each series' newest runs are read: enough for a baseline and the change,
+    // and a check costs the same on a history of 10,000 commits as on one of 300. 0: every run.
+    std::size_t newest_runs = 300;
     DetectionOptions detection;
 };
 

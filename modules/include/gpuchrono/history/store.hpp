@@ -73,8 +73,9 @@ public:
 
     virtual std::vector<StoredCommit> commits() = 0;  // oldest first
     virtual std::vector<StoredSeries> series() = 0;
-    // Every point of one series, oldest commit first (runs of one commit in the order they were added).
-    virtual std::vector<StoredPoint> points(std::int64_t series_id) = 0;
+    // The points of one series, oldest commit first (runs of one commit in the order they were added): every one,
+    // or the `newest` newest when it is not 0 (one index range, however long the history).
+    virtual std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest = 0) = 0;
 
     // A series by "EXPERIMENT/NAME", or by NAME (or an alias) when one experiment holds it; nullopt when none.
     // Throws when NAME alone names series of several experiments.
