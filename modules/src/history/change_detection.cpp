@@ -25,7 +25,7 @@ using detail::BaselineLevel;
 
 // The longest stretch of newest runs tested as a new level at one look: enough for a change of twice the spread
 // to show within a few commits, few enough that the Bonferroni factor over the splits stays small.
-constexpr std::size_t longest_new_level = 6;
+constexpr std::size_t longest_new_level = 4;
 constexpr double z95 = 1.959963984540054;
 // The drop in the split's chi-square statistic within which another split is as good (99%, one degree of freedom):
 // the commit range of a change holds every such split.
