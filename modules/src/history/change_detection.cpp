@@ -27,8 +27,8 @@ using detail::BaselineLevel;
 // to show within a few commits, few enough that the Bonferroni factor over the splits stays small.
 constexpr std::size_t longest_new_level = 4;
 constexpr double z95 = 1.959963984540054;
-// The drop in the split's chi-square statistic within which another split is as good (99%, one degree of freedom):
-// the commit range of a change holds every such split.
+// The likelihood-ratio bound within which another place of the change is as likely (chi-square, 99%, one degree
+// of freedom): the commit range of a change holds every such place.
 constexpr double chi_square_99 = 6.634896601021214;
 
 double two_sided_normal_p(double z) { return std::erfc(std::abs(z) / std::numbers::sqrt2); }
@@ -118,7 +118,7 @@ struct Split {
 // Where a change came in: the first runs at the new level that the runs allow.
 struct Location {
     std::size_t best = 0;      // the most likely
-    std::size_t earliest = 0;  // and every one within chi_square_99 of it
+    std::size_t earliest = 0;  // the range of those as likely (chi_square_99)
     std::size_t latest = 0;
 };
 

@@ -44,15 +44,18 @@ struct DetectionOptions {
     std::size_t series_tested = 0;
     // A baseline holds at least this many runs at one level before anything is judged against it. >= 3.
     std::size_t min_points_before = 6;
-    // A change is confirmed by at least this many runs at the new level (one run alone may be an outlier). >= 1.
+    // A change is confirmed by at least this many runs at the new level (one run alone may be an outlier). The
+    // newest 2 to 4 runs are tested at each look, so 1 to 4.
     std::size_t min_points_after = 2;
-    // The newest runs of a baseline that give its level and spread (a level drifts; older runs say less). >= 3.
+    // The newest runs of a baseline that give its level and spread (a level drifts; older runs say less). At least
+    // min_points_before.
     std::size_t baseline_window = 30;
     // 0: the whole series is scanned; else only its newest `window` runs (the gate on the newest commits of a long
-    // history: cost O(window), and change points older than the window are not reported).
+    // history: cost O(window), and change points older than the window are not reported). At least
+    // min_points_before + min_points_after.
     std::size_t window = 0;
     // The smallest spread between runs the detector assumes, relative to the level: a floor for series whose
-    // runs happen to agree exactly (timestamps in steps of a grain). >= 0.
+    // runs happen to agree exactly (timestamps in steps of a grain). In [0, 1).
     double min_relative_spread = 0.0001;
 
     void validate() const;  // std::invalid_argument naming the field
