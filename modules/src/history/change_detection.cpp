@@ -26,6 +26,9 @@ using detail::BaselineLevel;
 // The longest stretch of newest runs tested as a new level at one look: enough for a change of twice the spread
 // to show within a few commits, few enough that the Bonferroni factor over the splits stays small.
 constexpr std::size_t longest_new_level = 4;
+// How far back the place of a change is looked for: further than the runs tested, because a small change may be
+// certain only some runs after it came in.
+constexpr std::size_t longest_located = 12;
 constexpr double z95 = 1.959963984540054;
 // The likelihood-ratio bound within which another place of the change is as likely (chi-square, 99%, one degree
 // of freedom): the commit range of a change holds every such place.
@@ -140,6 +143,7 @@ public:
     // the segment ends at began.
     std::vector<ChangePoint> scan(std::size_t first, std::size_t last, std::size_t* current_level_start) const {
         baselines_.assign(last - first, CachedBaseline{});
+        level_starts_.assign(last - first, 0);
         first_ = first;
         std::vector<Found> found;
         std::size_t level_start = first;
@@ -169,6 +173,7 @@ public:
             change.point.direction = best->z > 0 ? ChangeDirection::slower : ChangeDirection::faster;
             found.push_back(std::move(change));
             level_start = found.back().new_level_start;
+            level_starts_[level_start - first_] = 1;
         }
         *current_level_start = level_start;
         // Each new level is described with every run at it known so far (up to a baseline window's worth): better
@@ -202,11 +207,11 @@ private:
         }
         const double deviation = std::sqrt(1 / weight_sum + split.baseline.level_variance);
         split.z = normal_equivalent(weighted_residuals / weight_sum / deviation,
-                                    static_cast<double>(split.baseline_runs - 1));
+                                    static_cast<double>(split.baseline.differences));
         return split;
     }
 
-    // The first run at the new level, among the newest longest_new_level runs up to t, by least absolute
+    // The first run at the new level, among the newest longest_located runs up to t, by least absolute
     // deviations over runs [first, t] (each side about its median: a single stray run next to the change, common on
     // a timestamp grain, moves the answer no more than it should). A split whose two levels leave a sum of absolute
     // deviations within chi_square_99 / 2 scales of the least is as likely (the Laplace likelihood ratio), so the
@@ -228,7 +233,7 @@ private:
         };
         const std::size_t runs = t - first + 1;
         std::vector<std::pair<std::size_t, double>> candidates;  // first run at the new level, sum of deviations
-        for (std::size_t after = 1; after <= std::min(longest_new_level, runs - 2); ++after) {
+        for (std::size_t after = 1; after <= std::min(longest_located, runs - 2); ++after) {
             const std::size_t split = first + runs - after;
             candidates.emplace_back(split, absolute_deviations(first, split) + absolute_deviations(split, t + 1));
         }
@@ -248,13 +253,25 @@ private:
         return location;
     }
 
-    // The baseline before new_start: the looks at t and t + 1 share all but one of their splits' baselines, so each
-    // is computed once per level (a 10,000-commit series costs one baseline per commit, not one per split).
+    // The baseline before new_start: its level from the runs at the current level, its spread from the
+    // baseline_window successive differences before new_start within the segment, across earlier levels but never
+    // across a change found (the spread between processes is the series', not one level's: after a change the
+    // next is judged with the spread of the whole recent history, not of the few runs at the new level, which a
+    // mistaken change would leave mixed). The looks at t and t + 1 share all but one of their splits' baselines,
+    // so each is computed once per level.
     const BaselineLevel& baseline_before(std::size_t level_start, std::size_t baseline_start,
                                          std::size_t new_start) const {
         CachedBaseline& cached = baselines_[new_start - first_];
         if (!cached.valid || cached.level_start != level_start) {
-            cached.level = baseline_level(y_.subspan(baseline_start, new_start - baseline_start), min_spread());
+            std::vector<double> differences;
+            for (std::size_t i = new_start - 1; i > first_ && differences.size() < options_.baseline_window; --i) {
+                if (level_starts_[i - first_] == 0) {
+                    differences.push_back(std::abs(y_[i] - y_[i - 1]));
+                }
+            }
+            const double spread = detail::spread_from_differences(differences, min_spread());
+            cached.level = detail::level_with_spread(y_.subspan(baseline_start, new_start - baseline_start), spread,
+                                                     differences.size());
             cached.level_start = level_start;
             cached.valid = true;
         }
@@ -300,6 +317,7 @@ private:
     std::span<const double> se_;
     const DetectionOptions& options_;
     mutable std::vector<CachedBaseline> baselines_;  // by first run after the baseline, from first_
+    mutable std::vector<char> level_starts_;         // 1 where a change found starts a level, from first_
     mutable std::size_t first_ = 0;
 };
 
