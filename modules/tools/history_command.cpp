@@ -4,6 +4,8 @@
 //     gpuchrono history add REPORT|FOLDER... [--commit SHA] [--branch B]   keep runs, filed under their commit
 //     gpuchrono history check [--latest | --since REF]                      the CI gate: exit 1 on a regression
 //     gpuchrono history show SERIES                                         a series as a table and a sparkline
+//     gpuchrono history page OUT/ [--commit-url URL]                        OUT/index.html: trends and changes
+//     gpuchrono history export --format csv|bmf [--commit SHA]             the history in other tools' formats
 //     gpuchrono history alias EXPERIMENT/OLD NEW                            a renamed series keeps its history
 //     gpuchrono history series                                              the series kept
 // Every subcommand takes --db PATH|postgresql://... (default: GPUCHRONO_HISTORY, else .gpuchrono/history.db).
@@ -18,6 +20,8 @@
 
 #if GPUCHRONO_WITH_HISTORY
 #include <gpuchrono/history/check.hpp>
+#include <gpuchrono/history/export.hpp>
+#include <gpuchrono/history/history_page.hpp>
 #include <gpuchrono/history/ingest.hpp>
 #include <gpuchrono/history/show.hpp>
 #include <gpuchrono/history/store.hpp>
@@ -33,6 +37,10 @@ int usage(std::FILE* to) {
                "  check [--latest | --since REF]                    exit 1 on a regression the newest commit(s) brought,\n"
                "                                                    0 on none, 2 when it cannot judge\n"
                "  show SERIES                                       a series (EXPERIMENT/NAME or NAME) as a table and a sparkline\n"
+               "  page OUT/ [--commit-url URL]                      OUT/index.html: a trend per series, its CI band and changes\n"
+               "                                                    (URL: a commit's address with {hash} in it)\n"
+               "  export --format csv|bmf [--commit SHA]            every run as CSV, or one commit's (default: the newest)\n"
+               "                                                    in Bencher's Metric Format, to standard output\n"
                "  alias EXPERIMENT/OLD NEW                          reads the old name of a renamed series as the new one\n"
                "  series                                            the series the history keeps\n"
                "The database: --db, else GPUCHRONO_HISTORY, else .gpuchrono/history.db (SQLite).\n",
@@ -42,7 +50,7 @@ int usage(std::FILE* to) {
 
 struct Arguments {
     std::string db = default_store_location();
-    std::string commit, branch, since;
+    std::string commit, branch, since, commit_url, format;
     bool latest = false;
     std::vector<std::string> positional;
 };
@@ -59,6 +67,8 @@ Arguments parse(int argc, char** argv) {
         else if (arg == "--commit") a.commit = value("--commit");
         else if (arg == "--branch") a.branch = value("--branch");
         else if (arg == "--since") a.since = value("--since");
+        else if (arg == "--commit-url") a.commit_url = value("--commit-url");
+        else if (arg == "--format") a.format = value("--format");
         else if (arg == "--latest") a.latest = true;
         else if (arg.starts_with("--")) throw std::invalid_argument("unknown option " + std::string(arg));
         else a.positional.emplace_back(arg);
@@ -115,6 +125,25 @@ int show(const Arguments& a) {
     return 0;
 }
 
+int page(const Arguments& a) {
+    if (a.positional.size() != 1) throw std::invalid_argument("page needs one folder to write index.html into");
+    auto store = open_store(a.db);
+    PageOptions options;
+    options.commit_url = a.commit_url;
+    const auto file = write_history_page(*store, a.positional[0], options);
+    std::printf("wrote %s\n", file.string().c_str());
+    return 0;
+}
+
+int export_history(const Arguments& a) {
+    if (a.format != "csv" && a.format != "bmf")
+        throw std::invalid_argument("export needs --format csv or --format bmf" +
+                                    (a.format.empty() ? std::string() : ", not '" + a.format + "'"));
+    auto store = open_store(a.db);
+    std::fputs((a.format == "csv" ? export_csv(*store) : export_bmf(*store, a.commit)).c_str(), stdout);
+    return 0;
+}
+
 int alias(const Arguments& a) {
     if (a.positional.size() != 2) throw std::invalid_argument("alias needs EXPERIMENT/OLD and NEW");
     const auto slash = a.positional[0].find('/');
@@ -143,6 +172,8 @@ int history_main(int argc, char** argv) {
         if (command == "add") return add(a);
         if (command == "check") return check(a);
         if (command == "show") return show(a);
+        if (command == "page") return page(a);
+        if (command == "export") return export_history(a);
         if (command == "alias") return alias(a);
         if (command == "series") return list(a);
         std::fprintf(stderr, "gpuchrono history: unknown command '%s'\n", argv[1]);

@@ -71,6 +71,26 @@ else
   expect 0 "show of a series" "$gpuchrono" history show "spin 20us" --db "$tmp/loop.db"
   contains "slower by" "show marks the change"
   contains "c20" "show lists the commits"
+  expect 0 "page of the history" "$gpuchrono" history page "$tmp/page" --commit-url 'https://example.org/commit/{hash}' --db "$tmp/loop.db"
+  sections=$(grep -c "<section>" "$tmp/page/index.html")
+  if [ "$sections" != 8 ]; then echo "FAILED: the page has $sections series sections, not 8"; failures=$((failures + 1)); fi
+  if ! grep -qF 'href="https://example.org/commit/c20"' "$tmp/page/index.html"; then
+    echo "FAILED: the page does not link the commit where spin 20us changed"; failures=$((failures + 1))
+  fi
+  expect 0 "export as CSV" "$gpuchrono" history export --format csv --db "$tmp/loop.db"
+  rows=$(wc -l < "$tmp/out")
+  if [ "$rows" != 201 ]; then echo "FAILED: the CSV has $rows lines, not a header and 25 x 8 runs"; failures=$((failures + 1)); fi
+  expect 0 "export as BMF" "$gpuchrono" history export --format bmf --commit c20 --db "$tmp/loop.db"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 8 and d["measurements/spin 20us"]["latency"]["value"] > 0' "$tmp/out" \
+    || { echo "FAILED: the BMF of c20"; failures=$((failures + 1)); }
+  expect 2 "export needs a format" "$gpuchrono" history export --db "$tmp/loop.db"
+  # In headless Chromium as the report pages are: no console error, every picture drawn, fits a phone's width.
+  python3 "$source_dir/scripts/check-html" "$tmp/page/index.html" > "$tmp/out" 2>&1
+  case $? in
+    0) echo "ok: the page passes check-html" ;;
+    77) echo "skipped: check-html of the page (no Chromium, its driver or Selenium)" ;;
+    *) echo "FAILED: check-html of the page"; sed 's/^/    /' "$tmp/out"; failures=$((failures + 1)) ;;
+  esac
 fi
 echo "history_command_test: $failures failure(s)"
 [ "$failures" = 0 ]
