@@ -298,13 +298,17 @@ private:
         change.relative_change = std::expm1(log_change);
         change.change_ci_low = std::expm1(log_change - reach);
         change.change_ci_high = std::expm1(log_change + reach);
+        char statistic[160];
+        std::snprintf(statistic, sizeof statistic, "z = %.2f, p = %.2g over %zu splits tried", z, change.p_value,
+                      splits_tried);
         change.evidence = "The level moved from " + number(change.level_before) + " to " +
                           number(change.level_after) + " (" + percent(change.relative_change) + ", 95% CI " +
-                          percent(change.change_ci_low) + " to " + percent(change.change_ci_high) + "): the " +
-                          std::to_string(new_end - new_start) + " newest runs stand z = " + number(z) +
-                          " from the " + std::to_string(before_runs) + " runs before, which spread by " +
-                          percent(std::expm1(before.spread)).substr(1) + " between processes (p = " +
-                          number(change.p_value) + " over " + std::to_string(splits_tried) + " splits tried).";
+                          percent(change.change_ci_low) + " to " + percent(change.change_ci_high) + ", from " +
+                          std::to_string(new_end - new_start) + " runs at the new level): the " +
+                          std::to_string(found.split.new_runs) +
+                          " newest runs when it was found stood apart from the " +
+                          std::to_string(before_runs) + " runs before them, which spread by " +
+                          percent(std::expm1(before.spread)).substr(1) + " between processes (" + statistic + ").";
     }
 
     struct CachedBaseline {
@@ -354,7 +358,8 @@ void DetectionOptions::validate() const {
 
 std::vector<ChangePoint> detect_changes(std::span<const SeriesPoint> points, const DetectionOptions& options) {
     options.validate();
-    const std::size_t start = options.window != 0 && points.size() > options.window ? points.size() - options.window : 0;
+    const std::size_t start =
+        options.window != 0 && points.size() > options.window ? points.size() - options.window : 0;
     std::vector<double> log_medians(points.size());
     std::vector<double> standard_errors(points.size());
     for (std::size_t i = start; i < points.size(); ++i) {

@@ -65,7 +65,7 @@ enum class ChangeDirection { slower, faster };
 
 struct ChangePoint {
     std::size_t last_before = 0;  // index of the last point at the old level
-    std::size_t first_after = 0;  // index of the first point at the new level: the change came in (last_before, first_after]
+    std::size_t first_after = 0;  // index of the first point at the new level: it came in (last_before, first_after]
     std::size_t confirmed_at = 0;  // index of the point whose arrival made the change certain enough to report
     ChangeDirection direction = ChangeDirection::slower;
     double level_before = 0;       // the series' level before and after, in its unit
