@@ -170,6 +170,39 @@ BOOST_AUTO_TEST_CASE(a_new_fingerprint_is_a_new_baseline_not_a_regression) {
     BOOST_TEST(with_step[1].first_after >= 32u);
 }
 
+BOOST_AUTO_TEST_CASE(short_and_constant_series_have_no_change) {
+    BOOST_TEST(detect_changes({}).empty());
+    const auto one = flat_history(1, 1000, 0.002, 8);
+    BOOST_TEST(detect_changes(one).empty());
+    // Runs that agree to the nanosecond (a spin on the timestamp grain): the spread's floor keeps them judgeable.
+    std::vector<SeriesPoint> constant(30);
+    for (SeriesPoint& point : constant) {
+        point.median = 2848;
+    }
+    BOOST_TEST(detect_changes(constant).empty());
+    constant[28].median = constant[29].median = 2880;
+    const auto changes = detect_changes(constant);
+    BOOST_REQUIRE_EQUAL(changes.size(), 1u);
+    BOOST_TEST(changes.front().last_before == 27u);
+    BOOST_TEST(changes.front().first_after == 28u);
+}
+
+BOOST_AUTO_TEST_CASE(a_machine_used_once_between_runs_of_another_is_two_new_baselines) {
+    auto points = flat_history(31, 1000, 0.002, 9);
+    points[20].fingerprint = "A100";
+    points[20].median *= 1.5;
+    points[20].ci_low *= 1.5;
+    points[20].ci_high *= 1.5;
+    const auto changes = detect_changes(points);
+    BOOST_REQUIRE_EQUAL(changes.size(), 2u);
+    BOOST_TEST(changes[0].new_baseline);
+    BOOST_TEST(changes[0].first_after == 20u);
+    BOOST_TEST(changes[0].relative_change > 0.4);
+    BOOST_TEST(changes[1].new_baseline);
+    BOOST_TEST(changes[1].first_after == 21u);
+    BOOST_TEST(changes[1].relative_change < -0.3);
+}
+
 BOOST_AUTO_TEST_CASE(a_change_once_found_stays_found_as_commits_come) {
     auto points = flat_history(60, 1000, 0.002, 4);
     for (std::size_t i = 30; i < points.size(); ++i) {
