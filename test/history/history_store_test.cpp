@@ -68,6 +68,18 @@ void round_trip(Backend backend) {
     BOOST_TEST(points[1].samples == (std::vector<double>{20799.25, 20800.25, 20801.75}), boost::test_tools::per_element());
     BOOST_TEST(points[1].findings == std::vector<std::string>{"noisy-series"}, boost::test_tools::per_element());
     BOOST_TEST(points[0].baseline == points[1].baseline);
+    // What the change detection reads: samples only where a run has no CI of its own.
+    BOOST_TEST(store->points(s->id, 0, true)[1].samples.empty());
+    auto without_ci = made_up_run("ccc333", 20900);
+    without_ci.points[0].ci_low.reset();
+    without_ci.points[0].ci_high.reset();
+    store->add(without_ci);
+    const auto light = store->points(s->id, 2, true);
+    BOOST_TEST_REQUIRE(light.size() == 2u);  // the newest two, oldest first
+    BOOST_TEST(light[0].commit == "bbb222");
+    BOOST_TEST(light[0].samples.empty());
+    BOOST_TEST(light[1].samples.size() == 3u);
+    BOOST_TEST(!light[1].ci_low.has_value());
     // Fields the report did not carry stay absent: the baseline key shows them as "-", not as a made-up value.
     BOOST_TEST(points[0].baseline.find("NVIDIA H100 80GB HBM3|-|132") == 0u);
 }

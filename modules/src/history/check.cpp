@@ -99,7 +99,7 @@ CheckResult check_history(Store& store, const CheckOptions& options) {
     std::vector<SeriesChange> candidates;
     const std::size_t needed = options.detection.min_points_before;
     for (const auto& s : store.series()) {
-        auto points = store.points(s.id, options.since.empty() ? options.newest_runs : 0);
+        auto points = store.points(s.id, options.since.empty() ? options.newest_runs : 0, true);
         std::size_t first_new = points.size();
         for (std::size_t i = 0; i < points.size(); ++i)
             if (newest.contains(points[i].commit)) {

@@ -98,7 +98,7 @@ std::filesystem::path write_history_page(Store& store, const std::filesystem::pa
                                 {"Newest commit", commits.empty() ? std::string() : commits.back().hash}});
     if (all.empty()) page += "<p>The history holds no runs yet.</p>\n";
     for (const auto& s : all) {
-        const auto points = store.points(s.id, options.newest_runs);
+        const auto points = store.points(s.id, options.newest_runs, true);
         std::vector<ChangePoint> changes;
         try {
             changes = detect_changes(detector_points(points));

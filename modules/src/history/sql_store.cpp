@@ -174,11 +174,13 @@ public:
         return out;
     }
 
-    std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest) override {
+    std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest, bool samples_when_no_ci) override {
         std::vector<StoredPoint> out;
+        const std::string samples =
+            samples_when_no_ci ? "CASE WHEN p.ci_low IS NULL OR p.ci_high IS NULL THEN p.samples END" : "p.samples";
         const std::string columns =
             "SELECT c.hash, p.position, r.fingerprint_id, f.baseline, r.id, r.run_time, p.median, p.ci_low, p.ci_high,"
-            " p.n, p.method, p.cache_state, p.findings, p.samples FROM points p JOIN runs r ON r.id = p.run_id"
+            " p.n, p.method, p.cache_state, p.findings, " + samples + " FROM points p JOIN runs r ON r.id = p.run_id"
             " JOIN commits c ON c.id = r.commit_id JOIN fingerprints f ON f.id = r.fingerprint_id WHERE p.series_id = $1";
         auto rows = newest == 0
             ? db_->run(columns + " ORDER BY p.position, p.run_id", {std::to_string(series_id)})

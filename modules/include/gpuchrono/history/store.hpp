@@ -74,8 +74,11 @@ public:
     virtual std::vector<StoredCommit> commits() = 0;  // oldest first
     virtual std::vector<StoredSeries> series() = 0;
     // The points of one series, oldest commit first (runs of one commit in the order they were added): every one,
-    // or the `newest` newest when it is not 0 (one index range, however long the history).
-    virtual std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest = 0) = 0;
+    // or the `newest` newest when it is not 0 (one index range, however long the history). With `samples_when_no_ci`
+    // a point's samples are read only when it has no CI (all the change detection needs of them), which spares
+    // reading and parsing every sample of a long history.
+    virtual std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest = 0,
+                                            bool samples_when_no_ci = false) = 0;
 
     // A series by "EXPERIMENT/NAME", or by NAME (or an alias) when one experiment holds it; nullopt when none.
     // Throws when NAME alone names series of several experiments.
