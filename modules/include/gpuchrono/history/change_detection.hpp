@@ -64,12 +64,13 @@ struct DetectionOptions {
 enum class ChangeDirection { slower, faster };
 
 struct ChangePoint {
-    std::size_t last_before = 0;  // index of the last point at the old level
-    std::size_t first_after = 0;  // index of the first point at the new level: it came in (last_before, first_after]
+    std::size_t last_before = 0;  // index of the last point surely at the old level
+    std::size_t first_after = 0;  // of the first surely at the new level: it came in (last_before, first_after]
     std::size_t confirmed_at = 0;  // index of the point whose arrival made the change certain enough to report
     ChangeDirection direction = ChangeDirection::slower;
-    double level_before = 0;       // the series' level before and after, in its unit
-    double level_after = 0;
+    double level_before = 0;       // the series' level before and after, in its unit; the level after (and with it
+    double level_after = 0;        // the change and its CI) from every run at the new level so far, up to
+                                   // baseline_window: a later commit refines them, never the place of the change
     double relative_change = 0;    // (new level - old level) / old level
     double change_ci_low = 0;      // CI of relative_change (95%)
     double change_ci_high = 0;
