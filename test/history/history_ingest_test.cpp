@@ -7,8 +7,13 @@
 
 #include <gpuchrono/history/ingest.hpp>
 #include <gpuchrono/history/store.hpp>
+#include <gpuchrono/report/job_merge.hpp>
 #include <gpuchrono/report/report_json.hpp>
 
+#include "distributed/synthetic_job.hpp"
+
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -111,6 +116,32 @@ BOOST_AUTO_TEST_CASE(google_benchmark_json) {
     BOOST_TEST(run.points[0].median == 5200.0, boost::test_tools::tolerance(1e-9));  // the median aggregate, us -> ns
     BOOST_TEST(run.points[0].n == 3u);
     BOOST_TEST(run.points[1].median == 350123.0);
+}
+
+BOOST_AUTO_TEST_CASE(merged_job) {
+    history_test::TempFolder folder;
+    synthetic::JobShape shape;
+    shape.activities_per_rank = 100;
+    std::vector<std::filesystem::path> ranks;
+    for (int r = 0; r < shape.world_size; ++r) {
+        ranks.push_back(folder.path() / ("rank" + std::to_string(r) + ".json"));
+        report::save_report(synthetic::rank_report(shape, r, {}), ranks.back());
+    }
+    const auto file = folder.path() / "job.json";
+    distributed::save_job(distributed::merge_rank_reports(ranks), file);
+    const auto run = read_run(file, {"c03", ""});
+    BOOST_TEST(run.source_format == "gpuchrono-job");
+    BOOST_TEST_REQUIRE(!run.points.empty());
+    for (const auto& p : run.points) {
+        BOOST_TEST(p.experiment == "job");
+        BOOST_TEST(std::isfinite(p.median));
+        BOOST_TEST_MESSAGE(p.series << ": " << p.median << " ns");
+    }
+    const auto named = [&](const std::string& name) {
+        return std::any_of(run.points.begin(), run.points.end(), [&](const PointRecord& p) { return p.series == name; });
+    };
+    BOOST_TEST(named("rank 0 compute"));
+    BOOST_TEST(named("rank 3 communication"));
 }
 
 BOOST_AUTO_TEST_CASE(truncated_report_refused) {

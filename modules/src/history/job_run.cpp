@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A merged job report (gpuchrono-job) as a run, experiment "job": per rank its compute and communication time,
-// per collective the ranks' wait and transfer times (their medians; every rank's figure a sample).
+// per repeated scope the spread of its steps between the first and the last rank, per collective the ranks' wait
+// and transfer times (medians; every rank's or step's figure a sample). A figure of 0 (no such work in the job) is
+// no measurement and is left out.
 #include "history/run_formats.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpuchrono::history {
 namespace {
@@ -15,6 +18,7 @@ double median_of(std::vector<double> v) {
 }
 
 void add_point(RunRecord& run, std::string name, std::vector<double> samples) {
+    std::erase_if(samples, [](double v) { return !(v > 0) || !std::isfinite(v); });
     if (samples.empty()) return;
     PointRecord p;
     p.experiment = "job";
@@ -42,6 +46,16 @@ RunRecord run_from_job(const json::Json& document) {
         const double compute = rank.number("compute_ns"), communication = rank.number("communication_ns");
         if (std::isfinite(compute)) add_point(run, name + " compute", {compute});
         if (std::isfinite(communication)) add_point(run, name + " communication", {communication});
+    });
+    top.each("stragglers", [&](const json::Json& st, const std::string& path) {
+        const json::Reader straggler(st, path);
+        const std::string name = straggler.string("name");
+        if (name.empty()) json::fail(straggler.child("name"), "missing (expected the scope's name)");
+        std::vector<double> spreads;
+        straggler.each("steps", [&](const json::Json& step, const std::string& at) {
+            spreads.push_back(json::Reader(step, at).number("spread_ns"));
+        });
+        add_point(run, name + " spread", std::move(spreads));
     });
     top.each("collectives", [&](const json::Json& c, const std::string& path) {
         const json::Reader collective(c, path);
