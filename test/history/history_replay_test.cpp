@@ -12,6 +12,7 @@
 #include <gpuchrono/history/store.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 using namespace gpuchrono::history;
@@ -28,9 +29,10 @@ std::string label(int commit) {
 void replay(Backend backend) {
     const auto data = history_test::replay_data();
     if (data.empty()) {
-        BOOST_TEST_MESSAGE("skipped: the shared H100 history is not here (looked for " << history_test::data_searched()
-                                                                                        << ")");
-        return;
+        // Exit 77: ctest shows the suite as Skipped, never as a pass on nothing.
+        std::printf("skipped: the shared H100 history is not here (looked for %s)\n", history_test::data_searched().c_str());
+        std::fflush(stdout);
+        std::exit(77);
     }
     history_test::TempFolder folder;
     auto store = open_store(history_test::fresh_database(backend, folder));
