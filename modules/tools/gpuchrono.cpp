@@ -6,6 +6,7 @@
 //     gpuchrono report REPORT.json                  renders a saved report (as gpuchrono-report)
 //     gpuchrono compare BASE.json NEW.json          compares two saved reports (as gpuchrono-compare)
 //     gpuchrono merge RANK.json... -o JOB.json      merges the reports of a job's ranks
+//     gpuchrono history add|check|show ...          the performance history (docs/history.md)
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@ int usage(std::FILE* to) {
                "  report REPORT.json [--out DIR]    prints a saved report, writes its files\n"
                "  compare BASE.json NEW.json        did a series get slower between two saved reports\n"
                "  merge RANK.json... -o JOB.json    merges the reports of a job's ranks\n"
+               "  history add|check|show ...        the performance history: keep runs per commit, gate CI on regressions\n"
                "  gpuchrono COMMAND --help tells more.\n",
                to);
     return to == stdout ? 0 : 2;
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "report") return report_main(n, rest.data());
     if (command == "compare") return compare_main(n, rest.data());
     if (command == "merge") return report_main(argc, argv);  // report_main reads argv[1] == "merge"
+    if (command == "history") return history_main(n, rest.data());
     std::fprintf(stderr, "gpuchrono: unknown command '%s'\n", argv[1]);
     return usage(stderr);
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The history's PostgreSQL backend, over libpq: for a team whose CI machines all add to one server. Built when
+// CMake finds libpq (GPUCHRONO_HISTORY_POSTGRESQL); otherwise opening a "postgresql://" location says so.
+#include "history/sql_connection.hpp"
+
+#include <gpuchrono/history/store.hpp>
+
+#include <regex>
+#include <string>
+
+#if GPUCHRONO_HISTORY_POSTGRESQL
+#include <libpq-fe.h>
+#endif
+
+namespace gpuchrono::history {
+namespace {
+
+// The URI as messages may show it: a password is never printed.
+std::string without_password(const std::string& uri) {
+    static const std::regex password(R"(^([a-z]+://[^:@/]*):[^@/]*@)");
+    return std::regex_replace(uri, password, "$1@");
+}
+
+#if GPUCHRONO_HISTORY_POSTGRESQL
+// Arbitrary, fixed: the advisory lock that serialises schema creation and migration between writers.
+constexpr long long schema_lock_key = 0x67707563'68726f6eLL;
+
+class PostgresConnection final : public SqlConnection {
+public:
+    explicit PostgresConnection(const std::string& uri) : shown_(without_password(uri)) {
+        db_ = PQconnectdb(uri.c_str());
+        if (!db_ || PQstatus(db_) != CONNECTION_OK) {
+            const std::string why = db_ ? PQerrorMessage(db_) : "out of memory";
+            PQfinish(db_);
+            db_ = nullptr;
+            throw HistoryError("cannot connect to the history database " + shown_ + ": " + trimmed(why));
+        }
+        // "relation already exists, skipping" and the like: not for the user's terminal.
+        PQsetNoticeProcessor(db_, [](void*, const char*) {}, nullptr);
+    }
+    ~PostgresConnection() override { PQfinish(db_); }
+    PostgresConnection(const PostgresConnection&) = delete;
+    PostgresConnection& operator=(const PostgresConnection&) = delete;
+
+    std::vector<SqlRow> run(const std::string& sql, const std::vector<SqlValue>& parameters) override {
+        std::vector<const char*> values;
+        values.reserve(parameters.size());
+        for (const auto& p : parameters) values.push_back(p ? p->c_str() : nullptr);
+        PGresult* result = PQexecParams(db_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
+                                        nullptr, nullptr, 0);
+        struct Clear {
+            PGresult* r;
+            ~Clear() { PQclear(r); }
+        } clear{result};
+        const auto status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+            throw HistoryError("the history database " + shown_ + ": a statement failed: " + trimmed(PQerrorMessage(db_)));
+        std::vector<SqlRow> rows;
+        const int n = PQntuples(result), columns = PQnfields(result);
+        rows.reserve(static_cast<std::size_t>(n));
+        for (int r = 0; r < n; ++r) {
+            SqlRow row;
+            for (int c = 0; c < columns; ++c) {
+                if (PQgetisnull(result, r, c)) row.emplace_back(std::nullopt);
+                else row.emplace_back(std::string(PQgetvalue(result, r, c), static_cast<std::size_t>(PQgetlength(result, r, c))));
+            }
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    }
+
+    void begin(bool exclusive) override {
+        run("BEGIN", {});
+        if (exclusive) run("SELECT pg_advisory_xact_lock(" + std::to_string(schema_lock_key) + ")", {});
+    }
+    void commit() override { run("COMMIT", {}); }
+    void rollback() noexcept override {
+        PGresult* r = PQexec(db_, "ROLLBACK");
+        PQclear(r);
+    }
+    std::string serial_key() const override { return "BIGSERIAL PRIMARY KEY"; }
+    std::string location() const override { return shown_; }
+
+private:
+    static std::string trimmed(std::string s) {
+        while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+        return s;
+    }
+
+    std::string shown_;
+    PGconn* db_ = nullptr;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<SqlConnection> open_postgresql(const std::string& uri) {
+#if GPUCHRONO_HISTORY_POSTGRESQL
+    return std::make_unique<PostgresConnection>(uri);
+#else
+    throw HistoryError("this gpuchrono was built without PostgreSQL support, so it cannot open " +
+                       without_password(uri) + ": install libpq-dev (Debian) or libpq (other systems) and rebuild");
+#endif
+}
+
+}  // namespace gpuchrono::history

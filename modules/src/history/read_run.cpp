@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// One report file into one run: its format recognised from its content, its commit from the caller, the report
+// or git. The readers of each format are in their own files (report_run.cpp, job_run.cpp, pytest_benchmark_run.cpp,
+// google_benchmark_run.cpp).
+#include "history/run_formats.hpp"
+
+#include <gpuchrono/history/ingest.hpp>
+#include <gpuchrono/history/store.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace gpuchrono::history {
+namespace {
+
+// Larger than any report gpuchrono or the benchmark tools write with their samples; refused before reading.
+constexpr std::uintmax_t max_file_bytes = std::uintmax_t{1} << 30;
+
+std::string read_text(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw HistoryError(file.string() + ": no such report file");
+    if (std::filesystem::file_size(file, ec) > max_file_bytes)
+        throw HistoryError(file.string() + ": larger than 1 GiB, not a report");
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in && !in.eof()) throw HistoryError(file.string() + ": cannot be read");
+    if (text.str().empty()) throw HistoryError(file.string() + ": empty (an interrupted write?)");
+    return std::move(text).str();
+}
+
+json::Json parse(const std::filesystem::path& file, const std::string& text) {
+    try {
+        return json::Json::parse(text);
+    } catch (const json::Json::parse_error& e) {
+        const bool at_end = e.byte >= text.size();
+        throw HistoryError(file.string() + ": not valid JSON at byte " + std::to_string(e.byte) +
+                           (at_end ? " (the file ends early: truncated?)" : ""));
+    }
+}
+
+void check_points(const RunRecord& run) {
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const auto& p : run.points) {
+        if (!seen.insert({p.experiment, p.series}).second)
+            throw HistoryError(run.report_path + ": series '" + p.series + "' of experiment '" + p.experiment +
+                               "' appears twice");
+        if (!std::isfinite(p.median))
+            throw HistoryError(run.report_path + ": series '" + p.series + "' of experiment '" + p.experiment +
+                               "' has no median (no successful sample)");
+    }
+    if (run.points.empty()) throw HistoryError(run.report_path + ": holds no series with a median to keep");
+}
+
+}  // namespace
+
+RunRecord read_run(const std::filesystem::path& file, const IngestOptions& options) {
+    const std::string text = read_text(file);
+    const json::Json document = parse(file, text);
+    RunRecord run;
+    try {
+        if (!document.is_object()) json::fail("", std::string("expected an object, found ") + document.type_name());
+        const std::string schema = document.contains("schema") && document["schema"].is_string()
+            ? document["schema"].get<std::string>() : "";
+        if (schema == "gpuchrono-report") run = run_from_report(text);
+        else if (schema == "gpuchrono-job") run = run_from_job(document);
+        else if (document.contains("machine_info") && document.contains("benchmarks")) run = run_from_pytest_benchmark(document);
+        else if (document.contains("context") && document.contains("benchmarks")) run = run_from_google_benchmark(document);
+        else
+            throw HistoryError(file.string() + ": not a report the history reads (a gpuchrono report or job, or the JSON "
+                               "of pytest-benchmark or Google Benchmark)");
+    } catch (const json::ReadError& e) {
+        throw HistoryError(file.string() + ": " + e.what());
+    } catch (const report::ReportError& e) {
+        throw HistoryError(file.string() + ": " + e.what());
+    }
+    run.report_path = file.string();
+    check_points(run);
+
+    // The commit: as given (completed by git where git knows it), else the report's own, else git's HEAD.
+    const auto folder = std::filesystem::absolute(file).parent_path();
+    if (!options.commit.empty()) {
+        if (auto c = commit_from_git(folder, options.commit)) run.commit = *c;
+        else run.commit = CommitInfo{options.commit, {}, {}, {}, std::nullopt};
+    } else if (run.commit.hash.empty()) {
+        auto c = commit_from_git(folder, "HEAD");
+        if (!c)
+            throw HistoryError(file.string() + ": no commit to file it under: its folder is not in a git repository "
+                               "(or git is not installed); give one with --commit SHA");
+        run.commit = *c;
+    }
+    if (!options.branch.empty()) run.commit.branch = options.branch;
+    return run;
+}
+
+std::vector<std::filesystem::path> report_files(const std::filesystem::path& file_or_folder) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(file_or_folder, ec)) return {file_or_folder};
+    std::vector<std::filesystem::path> found;
+    for (auto it = std::filesystem::recursive_directory_iterator(file_or_folder, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        const auto name = it->path().filename();
+        if (it->is_regular_file() && (name == "report.json" || name == "job.json")) found.push_back(it->path());
+    }
+    if (ec) throw HistoryError(file_or_folder.string() + ": cannot list the folder: " + ec.message());
+    if (found.empty()) throw HistoryError(file_or_folder.string() + ": holds no report.json or job.json");
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+}  // namespace gpuchrono::history

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The history's SQLite backend: one file in WAL mode (readers never wait for the writer), a busy timeout long
+// enough for eight CI jobs adding at once, and write transactions that take the lock at their start.
+#include "history/sql_connection.hpp"
+
+#include <gpuchrono/history/store.hpp>
+
+#include <sqlite3.h>
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace gpuchrono::history {
+namespace {
+
+// Long: a writer holds the lock for one report's add, milliseconds; a slow shared CI disk may need seconds.
+constexpr int busy_timeout_ms = 60'000;
+
+// $N (PostgreSQL's parameter) becomes ?N, SQLite's numbered parameter: the same index whatever the order of
+// first use, which SQLite's own $NAME parameters would not keep. Quoted text is left alone.
+std::string numbered_parameters(const std::string& sql) {
+    std::string out;
+    out.reserve(sql.size());
+    bool quoted = false;
+    for (char c : sql) {
+        if (c == '\'') quoted = !quoted;
+        out.push_back(!quoted && c == '$' ? '?' : c);
+    }
+    return out;
+}
+
+std::string real_text(double v) {
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+    return ec == std::errc{} ? std::string(buffer, end) : std::to_string(v);
+}
+
+class SqliteConnection final : public SqlConnection {
+public:
+    explicit SqliteConnection(std::string path) : path_(std::move(path)) {
+        const std::filesystem::path file(path_);
+        if (file.has_parent_path()) {
+            std::error_code ec;
+            std::filesystem::create_directories(file.parent_path(), ec);
+            if (ec) throw HistoryError("cannot create the folder of the history database " + path_ + ": " + ec.message());
+        }
+        if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                            nullptr) != SQLITE_OK) {
+            const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+            sqlite3_close(db_);
+            db_ = nullptr;
+            throw HistoryError("cannot open the history database " + path_ + ": " + why);
+        }
+        sqlite3_busy_timeout(db_, busy_timeout_ms);
+        const auto mode = run("PRAGMA journal_mode=WAL", {});
+        if (mode.empty() || !mode[0][0] || *mode[0][0] != "wal")
+            throw HistoryError("the history database " + path_ + " cannot use SQLite's WAL mode (a network file system?)");
+        run("PRAGMA foreign_keys=ON", {});
+        run("PRAGMA synchronous=NORMAL", {});
+    }
+    ~SqliteConnection() override { sqlite3_close(db_); }
+    SqliteConnection(const SqliteConnection&) = delete;
+    SqliteConnection& operator=(const SqliteConnection&) = delete;
+
+    std::vector<SqlRow> run(const std::string& sql, const std::vector<SqlValue>& parameters) override {
+        sqlite3_stmt* statement = nullptr;
+        const std::string text = numbered_parameters(sql);
+        if (sqlite3_prepare_v2(db_, text.c_str(), static_cast<int>(text.size()), &statement, nullptr) != SQLITE_OK)
+            fail("cannot prepare a statement");
+        struct Finalize {
+            sqlite3_stmt* s;
+            ~Finalize() { sqlite3_finalize(s); }
+        } finalize{statement};
+        for (std::size_t i = 0; i < parameters.size(); ++i) {
+            const int index = static_cast<int>(i + 1);
+            const int rc = parameters[i]
+                ? sqlite3_bind_text(statement, index, parameters[i]->data(), static_cast<int>(parameters[i]->size()),
+                                    SQLITE_TRANSIENT)
+                : sqlite3_bind_null(statement, index);
+            if (rc != SQLITE_OK) fail("cannot bind parameter " + std::to_string(index));
+        }
+        std::vector<SqlRow> rows;
+        for (;;) {
+            const int rc = sqlite3_step(statement);
+            if (rc == SQLITE_DONE) break;
+            if (rc != SQLITE_ROW) fail("a statement failed");
+            SqlRow row;
+            const int columns = sqlite3_column_count(statement);
+            for (int c = 0; c < columns; ++c) {
+                switch (sqlite3_column_type(statement, c)) {
+                case SQLITE_NULL: row.emplace_back(std::nullopt); break;
+                // SQLite's own text of a REAL keeps 15 digits; the shortest round-trip form keeps the value.
+                case SQLITE_FLOAT: row.emplace_back(real_text(sqlite3_column_double(statement, c))); break;
+                default: {
+                    const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(statement, c));
+                    row.emplace_back(std::string(t ? t : "", static_cast<std::size_t>(sqlite3_column_bytes(statement, c))));
+                }
+                }
+            }
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    }
+
+    void begin(bool) override { run("BEGIN IMMEDIATE", {}); }
+    void commit() override { run("COMMIT", {}); }
+    void rollback() noexcept override { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+    std::string serial_key() const override { return "INTEGER PRIMARY KEY AUTOINCREMENT"; }
+    std::string location() const override { return path_; }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const {
+        throw HistoryError("the history database " + path_ + ": " + what + ": " + sqlite3_errmsg(db_));
+    }
+
+    std::string path_;
+    sqlite3* db_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<SqlConnection> open_sqlite(const std::string& path) { return std::make_unique<SqliteConnection>(path); }
+
+}  // namespace gpuchrono::history
