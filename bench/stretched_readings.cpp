@@ -40,7 +40,7 @@
 #include <vector>
 
 #include <gpuchrono/core/finding_catalog.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 
 #include <gpuchrono/api.hpp>
 

@@ -6,7 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/core/device.hpp>       // stream_device
-#include <gpuchrono/gpu/l2_flush.hpp>  // the cold-cache scrub, timed on its own
+#include "gpu/l2_flush.hpp"  // the cold-cache scrub, timed on its own
 #include <gpuchrono/measure/measure.hpp>   // kernel_method_available: a question for tests and benchmarks
 
 #include "gpu_fixture.hpp"

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include <gpuchrono/report/job_merge.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include "synthetic_job.hpp"
 

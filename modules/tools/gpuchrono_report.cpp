@@ -13,9 +13,9 @@
 // tool of its own: it reads the same files, and users who have gpuchrono-report have it.
 #include <gpuchrono/report/job_html.hpp>
 #include <gpuchrono/report/job_merge.hpp>
-#include <gpuchrono/report/lateness_svg.hpp>
+#include "report/render/lateness_svg.hpp"
 #include <gpuchrono/report/straggler_text.hpp>
-#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/model/report.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -23,8 +23,8 @@
 #include <gpuchrono/distributed/mpi_clock_offsets.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
 #include <gpuchrono/report/straggler_text.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <gpuchrono/api.hpp>
 

@@ -2,7 +2,7 @@
 #include <gpuchrono/report/job_merge.hpp>
 
 #include <gpuchrono/distributed/collective_bandwidth.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include "json/json_writer.hpp"
 
