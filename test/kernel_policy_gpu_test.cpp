@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <gpuchrono/core/device.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 #include "cupti/refuse_buffers.hpp"
 #include "policies/kernel/idle_gap_finding.hpp"
 
