@@ -26,7 +26,7 @@
 
 #include "policies/kernel/kernel_batch.hpp"
 
-#include <gpuchrono/cupti/hold_counts.hpp>
+#include "cupti/hold_counts.hpp"
 #include <gpuchrono/gpu/gpu_state.hpp>
 
 #include <gpuchrono/api.hpp>

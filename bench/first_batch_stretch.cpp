@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 
 #include <gpuchrono/api.hpp>
 

@@ -9,7 +9,7 @@
 // Usage: bench_history_detection [HISTORY.csv]   (default: the table in the source tree)
 #include "history/simulated_history.hpp"
 
-#include <gpuchrono/history/change_detection.hpp>
+#include "history/change_detection.hpp"
 
 #include <chrono>
 #include <cstdio>

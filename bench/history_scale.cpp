@@ -7,9 +7,9 @@
 //     bench_history_scale [--series S] [--commits C] [--postgresql]
 #include "history/history_databases.hpp"
 
-#include <gpuchrono/history/check.hpp>
-#include <gpuchrono/history/show.hpp>
-#include <gpuchrono/history/store.hpp>
+#include "history/check.hpp"
+#include "history/show.hpp"
+#include "history/store.hpp"
 
 #include <algorithm>
 #include <chrono>

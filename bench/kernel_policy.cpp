@@ -43,9 +43,9 @@
 #include <vector>
 
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/gpu/context_id.hpp>
+#include "gpu/context_id.hpp"
 #include <gpuchrono/gpu/gpu_state.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 #include <gpuchrono/core/nvtx_range.hpp>
 #include <gpuchrono/gpu/event_floor.hpp>
 #include <gpuchrono/gpu/event_pool.hpp>

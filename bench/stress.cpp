@@ -21,7 +21,7 @@
 
 #include "device_banner.hpp"
 
-#include <gpuchrono/cupti/buffers_delivered.hpp>
+#include "cupti/buffers_delivered.hpp"
 
 #include <malloc.h>
 

@@ -26,11 +26,11 @@
 #include <vector>
 
 // The report model and its renderers' parts are internal (examples build richer reports than write_report).
-#include <gpuchrono/report/progress.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_files.hpp>
-#include <gpuchrono/report/text_report.hpp>
-#include <gpuchrono/report/units.hpp>
+#include <gpuchrono/report/render/progress.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/render/report_files.hpp>
+#include <gpuchrono/report/render/text_report.hpp>
+#include <gpuchrono/report/render/units.hpp>
 
 #include <gpuchrono/api.hpp>
 

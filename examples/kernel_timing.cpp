@@ -18,8 +18,8 @@
 #include <vector>
 
 // The report model and its renderers' parts are internal (examples build richer reports than write_report).
-#include <gpuchrono/report/progress.hpp>
-#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/render/progress.hpp>
+#include <gpuchrono/report/model/report.hpp>
 
 #include <gpuchrono/api.hpp>
 

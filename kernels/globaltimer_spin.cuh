@@ -2,7 +2,7 @@
 // Device helper shared by the ground-truth kernels: wait until %globaltimer has advanced by a known time.
 #pragma once
 
-#include <gpuchrono/device_probe.cuh>
+#include <gpuchrono/policies/device_clock/device_probe.cuh>
 
 #include <cstdint>
 

@@ -3,7 +3,7 @@
 #include "region_demo.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/device_probe.cuh>
+#include <gpuchrono/policies/device_clock/device_probe.cuh>
 
 #include <cmath>
 #include <stdexcept>

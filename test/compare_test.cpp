@@ -4,10 +4,10 @@
 // the verdict is faster or slower at most 5% of the time; a 2% change is found), the verdict rules, and the
 // refusal of series of different methods, cache states or devices.
 #include <gpuchrono/measure/compare.hpp>
-#include <gpuchrono/measure/hodges_lehmann.hpp>
+#include "stats/hodges_lehmann.hpp"
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/rank_sum_test.hpp>
-#include <gpuchrono/report/report_comparison.hpp>
+#include "stats/rank_sum_test.hpp"
+#include "report/compare/report_comparison.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "cross_path.hpp"
 
-#include <gpuchrono/device_probe.cuh>
+#include <gpuchrono/policies/device_clock/device_probe.cuh>
 #include <gpuchrono/gpuchrono.hpp>
 
 #include <cstdint>

@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include <gpuchrono/cupti/hold_counts.hpp>
+#include "cupti/hold_counts.hpp"
 
 #include <gpuchrono/api.hpp>
 

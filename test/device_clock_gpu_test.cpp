@@ -28,7 +28,7 @@
 
 // The probe's record layout, decoding and calibration are internal.
 #include <gpuchrono/gpuchrono.hpp>
-#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/model/report.hpp>
 
 #include <gpuchrono/api.hpp>
 

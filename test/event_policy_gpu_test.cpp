@@ -13,6 +13,7 @@
 
 // Internals the module does not export, reached through their headers.
 #include <gpuchrono/core/device.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 #include <gpuchrono/gpu/event_pool.hpp>
 
 #include <gpuchrono/api.hpp>

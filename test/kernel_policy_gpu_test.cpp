@@ -20,8 +20,9 @@
 #include <vector>
 
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/cupti/refuse_buffers.hpp>
-#include <gpuchrono/policies/kernel/idle_gap_finding.hpp>
+#include <gpuchrono/gpu/stream.hpp>
+#include "cupti/refuse_buffers.hpp"
+#include "policies/kernel/idle_gap_finding.hpp"
 
 #include <gpuchrono/api.hpp>
 

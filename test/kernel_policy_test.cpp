@@ -3,11 +3,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/core/finding_catalog.hpp>
-#include <gpuchrono/cupti/activity_intervals.hpp>
-#include <gpuchrono/cupti/activity_store.hpp>
-#include <gpuchrono/report/chrome_trace.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/text_report.hpp>
+#include "cupti/activity_intervals.hpp"
+#include "cupti/activity_store.hpp"
+#include "report/render/chrome_trace.hpp"
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/render/text_report.hpp>
 
 #include "made_up_records.hpp"
 

@@ -5,8 +5,8 @@
 // unconverged run says so. Speed and bias figures are bench/measure_compare's business, not asserted here.
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/core/device.hpp>       // stream_device
-#include <gpuchrono/gpu/l2_flush.hpp>  // the cold-cache scrub, timed on its own
+#include <gpuchrono/gpu/stream.hpp>         // stream_device
+#include "gpu/l2_flush.hpp"  // the cold-cache scrub, timed on its own
 #include <gpuchrono/measure/measure.hpp>   // kernel_method_available: a question for tests and benchmarks
 
 #include "gpu_fixture.hpp"

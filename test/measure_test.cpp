@@ -5,13 +5,13 @@
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/stopping_rule.hpp>
-#include <gpuchrono/measure/throughput.hpp>
-#include <gpuchrono/measure/warmup.hpp>
-#include <gpuchrono/report/csv.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
-#include <gpuchrono/report/text_report.hpp>
+#include <gpuchrono/stats/stopping_rule.hpp>
+#include "measure/throughput.hpp"
+#include "measure/warmup.hpp"
+#include "report/render/csv.hpp"
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
+#include <gpuchrono/report/render/text_report.hpp>
 
 #include <boost/test/unit_test.hpp>
 

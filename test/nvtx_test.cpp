@@ -6,7 +6,7 @@
 
 #include <gpuchrono/core/finding_catalog.hpp>   // make_finding (internal, not exported)
 #include <gpuchrono/core/finding_reaction.hpp>  // handle_findings, CallSite (internal)
-#include <gpuchrono/core/switch_setting.hpp>      // detail::parse_switch_setting (internal)
+#include "core/switch_setting.hpp"      // detail::parse_switch_setting (internal)
 #include <gpuchrono/core/nvtx_range.hpp>
 
 #include "nvtx_recorder.hpp"

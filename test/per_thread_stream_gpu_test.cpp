@@ -8,7 +8,7 @@
 #include "gpu_fixture.hpp"
 #include "per_thread_stream.hpp"
 
-#include <gpuchrono/gpu/default_stream.hpp>  // macros do not cross import
+#include <gpuchrono/gpu/stream.hpp>  // macros do not cross import
 
 #include <cuda_runtime_api.h>
 

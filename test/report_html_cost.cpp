@@ -7,11 +7,11 @@
 // Prints both sizes and the fraction the page adds to writing the report folder (best of several runs of each,
 // so a busy machine's noise does not count); exit status 1 when that fraction is above --max-fraction or the
 // single-file page is larger than --max-bytes.
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_files.hpp>
-#include <gpuchrono/report/report_html.hpp>
-#include <gpuchrono/report/report_json.hpp>
-#include <gpuchrono/report/text_report.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/render/report_files.hpp>
+#include "report/render/report_html.hpp"
+#include <gpuchrono/report/json/report_json.hpp>
+#include <gpuchrono/report/render/text_report.hpp>
 
 #include <algorithm>
 #include <chrono>

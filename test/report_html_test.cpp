@@ -4,8 +4,8 @@
 // checks the same pages as Chromium renders them.
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_html.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include "report/render/report_html.hpp"
 
 #include <string>
 

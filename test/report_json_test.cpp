@@ -18,9 +18,9 @@
 #include <vector>
 
 // The JSON form of a report and its parts are internal.
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
-#include <gpuchrono/report/svg.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
+#include "report/render/svg.hpp"
 
 #include <gpuchrono/api.hpp>
 

@@ -19,18 +19,18 @@
 #include <vector>
 
 // The renderers and their helpers are internal.
-#include <gpuchrono/report/chrome_trace.hpp>
-#include <gpuchrono/report/csv.hpp>
-#include <gpuchrono/report/progress.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
-#include <gpuchrono/report/svg.hpp>
-#include <gpuchrono/report/sweep_svg.hpp>
-#include <gpuchrono/report/text_report.hpp>
-#include <gpuchrono/report/text_table.hpp>
-#include <gpuchrono/report/timeline_summary.hpp>
-#include <gpuchrono/report/timeline_svg.hpp>
-#include <gpuchrono/report/units.hpp>
+#include "report/render/chrome_trace.hpp"
+#include "report/render/csv.hpp"
+#include <gpuchrono/report/render/progress.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
+#include "report/render/svg.hpp"
+#include "report/render/sweep_svg.hpp"
+#include <gpuchrono/report/render/text_report.hpp>
+#include "report/render/text_table.hpp"
+#include "report/render/timeline_summary.hpp"
+#include "report/render/timeline_svg.hpp"
+#include <gpuchrono/report/render/units.hpp>
 
 #include <gpuchrono/api.hpp>
 

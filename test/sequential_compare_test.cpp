@@ -5,10 +5,10 @@
 // on a memory-bound-like kernel and a 0.1% change on a spin-like one, the drift it reports, and how today's
 // measure-A-then-B comparison fares under the same drift. Plus the verdict rule and the options' refusals.
 #include <gpuchrono/measure/compare.hpp>
-#include <gpuchrono/measure/confidence_sequence.hpp>
-#include <gpuchrono/measure/round_plan.hpp>
+#include <gpuchrono/stats/confidence_sequence.hpp>
+#include "measure/round_plan.hpp"
 #include <gpuchrono/measure/sequential_compare.hpp>
-#include <gpuchrono/measure/sequential_mean_test.hpp>
+#include <gpuchrono/stats/sequential_mean_test.hpp>
 #include <gpuchrono/testing/sequential_checks.hpp>
 
 #include <boost/test/unit_test.hpp>

@@ -16,7 +16,7 @@
 #include <gpuchrono/core/measurement.hpp>
 #include <gpuchrono/core/scoped_timer.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
-#include <gpuchrono/cupti/buffers_delivered.hpp>
+#include "cupti/buffers_delivered.hpp"
 #include <gpuchrono/policies/device_clock/device_clock_policy.hpp>
 #include <gpuchrono/policies/event/event_policy.hpp>
 #include <gpuchrono/policies/host_sync/host_sync_policy.hpp>

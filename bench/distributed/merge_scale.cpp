@@ -27,8 +27,8 @@
 #include <vector>
 
 #include <gpuchrono/job/job_merge.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include "synthetic_job.hpp"
 

@@ -17,8 +17,8 @@
 #include <thread>
 
 #include <gpuchrono/distributed/rank_section.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 #include <spin.hpp>
 
 #include <gpuchrono/api.hpp>

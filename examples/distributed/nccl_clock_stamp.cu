@@ -3,7 +3,7 @@
 // clock-agreement mode can set a device's own clock beside the host's and CUPTI's.
 #include "nccl_clock_stamp.hpp"
 
-#include <gpuchrono/device_probe.cuh>
+#include <gpuchrono/policies/device_clock/device_probe.cuh>
 
 #include <stdexcept>
 #include <string>

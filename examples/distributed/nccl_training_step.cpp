@@ -45,8 +45,8 @@
 #include <gpuchrono/distributed/collective_bandwidth.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 #include <nccl_clock_stamp.hpp>
 #include <spin.hpp>
 

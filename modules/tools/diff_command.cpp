@@ -9,7 +9,7 @@
 // but kernels added or removed (with --strict also: called too rarely to compare).
 #include "run/run_diff.hpp"
 
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <cstdio>
 #include <cstdlib>

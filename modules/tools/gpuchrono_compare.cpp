@@ -11,8 +11,8 @@
 // unreadable file, 3 when nothing got slower but some series could not be compared (only in one report, no
 // samples, or refused: different methods, cache states or devices unless allowed), so a gate never passes
 // on a comparison it did not make; 2 also when no series at all could be compared.
-#include <gpuchrono/report/comparison_html.hpp>
-#include <gpuchrono/report/report_comparison.hpp>
+#include "report/compare/comparison_html.hpp"
+#include "report/compare/report_comparison.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -11,11 +11,11 @@
 //
 // merges the reports of a distributed job's ranks (job/job_merge.hpp). A subcommand rather than a
 // tool of its own: it reads the same files, and users who have gpuchrono-report have it.
-#include <gpuchrono/job/job_html.hpp>
+#include "job/job_html.hpp"
 #include <gpuchrono/job/job_merge.hpp>
-#include <gpuchrono/report/lateness_svg.hpp>
-#include <gpuchrono/job/straggler_text.hpp>
-#include <gpuchrono/report/report.hpp>
+#include "report/render/lateness_svg.hpp"
+#include "job/straggler_text.hpp"
+#include <gpuchrono/report/model/report.hpp>
 
 #include <cstdio>
 #include <cstdlib>

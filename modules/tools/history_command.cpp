@@ -19,12 +19,12 @@
 #include "commands.hpp"
 
 #if GPUCHRONO_WITH_HISTORY
-#include <gpuchrono/history/check.hpp>
-#include <gpuchrono/history/export.hpp>
-#include <gpuchrono/history/history_page.hpp>
-#include <gpuchrono/history/ingest.hpp>
-#include <gpuchrono/history/show.hpp>
-#include <gpuchrono/history/store.hpp>
+#include "history/check.hpp"
+#include "history/export.hpp"
+#include "history/history_page.hpp"
+#include "history/ingest.hpp"
+#include "history/show.hpp"
+#include "history/store.hpp"
 
 namespace {
 

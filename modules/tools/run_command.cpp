@@ -11,7 +11,7 @@
 #include "run/run_report.hpp"
 
 #include <gpuchrono/distributed/rank_identity.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <dlfcn.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
 
 #include <gpuchrono/host.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
-#include <gpuchrono/cupti/hold_counts.hpp>
+#include "cupti/hold_counts.hpp"
 
 #include <spin.hpp>  // the ground-truth spin kernel, for gpuchrono._testing (tests and bench/python)
 

@@ -20,11 +20,11 @@
 #include <gpuchrono/distributed/clock_alignment.hpp>
 #include <gpuchrono/distributed/collective_bandwidth.hpp>
 #include <gpuchrono/job/job_merge.hpp>
-#include <gpuchrono/report/lateness_svg.hpp>
+#include "report/render/lateness_svg.hpp"
 #include <gpuchrono/distributed/rank_identity.hpp>
-#include <gpuchrono/job/straggler_text.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include "job/straggler_text.hpp"
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include "synthetic_job.hpp"
 

@@ -22,9 +22,9 @@
 #include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/distributed/mpi_clock_offsets.hpp>
 #include <gpuchrono/distributed/rank_section.hpp>
-#include <gpuchrono/job/straggler_text.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include "job/straggler_text.hpp"
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <gpuchrono/api.hpp>
 

@@ -23,12 +23,12 @@
 
 #include <gpuchrono/core/device_busy.hpp>
 #include <gpuchrono/job/job_merge.hpp>
-#include <gpuchrono/report/report_section.hpp>
-#include <gpuchrono/report/chrome_trace.hpp>
-#include <gpuchrono/report/device_busy_text.hpp>
-#include <gpuchrono/report/text_report.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/model/report_section.hpp>
+#include "report/render/chrome_trace.hpp"
+#include "report/render/device_busy_text.hpp"
+#include <gpuchrono/report/render/text_report.hpp>
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include "synthetic_job.hpp"
 

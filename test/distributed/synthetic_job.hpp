@@ -5,7 +5,7 @@
 #pragma once
 
 #include <gpuchrono/distributed/rank_section.hpp>
-#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/model/report.hpp>
 
 #include <cstdint>
 #include <string>

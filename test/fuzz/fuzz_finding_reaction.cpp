@@ -5,7 +5,7 @@
 // feeds arbitrary bytes, embedded NULs and invalid UTF-8 included, to them directly: each must accept exactly
 // its words and refuse everything else without reading past the text.
 #include <gpuchrono/core/finding_reaction.hpp>
-#include <gpuchrono/core/switch_setting.hpp>
+#include "core/switch_setting.hpp"
 
 #include "fuzz_input.hpp"
 

@@ -3,13 +3,13 @@
 // version, or by hand. Any text must either load or be refused with an exception that says what was wrong;
 // what loads must render in every format (text, CSV, SVG timelines and sweeps, Chrome trace), and must survive
 // being written and read again unchanged.
-#include <gpuchrono/report/chrome_trace.hpp>
-#include <gpuchrono/report/csv.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/report_json.hpp>
-#include <gpuchrono/report/sweep_svg.hpp>
-#include <gpuchrono/report/text_report.hpp>
-#include <gpuchrono/report/timeline_svg.hpp>
+#include "report/render/chrome_trace.hpp"
+#include "report/render/csv.hpp"
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
+#include "report/render/sweep_svg.hpp"
+#include <gpuchrono/report/render/text_report.hpp>
+#include "report/render/timeline_svg.hpp"
 
 #include "fuzz_input.hpp"
 

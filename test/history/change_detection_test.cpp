@@ -6,7 +6,7 @@
 
 #include "simulated_history.hpp"
 
-#include <gpuchrono/history/change_detection.hpp>
+#include "history/change_detection.hpp"
 
 #include <cstddef>
 #include <fstream>

@@ -5,10 +5,10 @@
 
 #include "history_databases.hpp"
 
-#include <gpuchrono/history/ingest.hpp>
-#include <gpuchrono/history/store.hpp>
+#include "history/ingest.hpp"
+#include "history/store.hpp"
 #include <gpuchrono/report/job_merge.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include "distributed/synthetic_job.hpp"
 

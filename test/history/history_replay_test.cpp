@@ -7,9 +7,9 @@
 
 #include "history_databases.hpp"
 
-#include <gpuchrono/history/check.hpp>
-#include <gpuchrono/history/ingest.hpp>
-#include <gpuchrono/history/store.hpp>
+#include "history/check.hpp"
+#include "history/ingest.hpp"
+#include "history/store.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -6,7 +6,7 @@
 
 #include "history_databases.hpp"
 
-#include <gpuchrono/history/store.hpp>
+#include "history/store.hpp"
 
 #include <sqlite3.h>
 

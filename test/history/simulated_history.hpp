@@ -6,7 +6,7 @@
 // count can fall half-way) and the rare process that runs one or two grains slow (the 2 us spin once, 1.1%).
 #pragma once
 
-#include <gpuchrono/history/change_detection.hpp>
+#include "history/change_detection.hpp"
 
 #include <algorithm>
 #include <array>

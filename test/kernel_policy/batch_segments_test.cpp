@@ -3,8 +3,8 @@
 // marks, on made-up records: no CUPTI, no GPU. Part of the kernel_policy suite.
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/policies/kernel/batch_segments.hpp>
-#include <gpuchrono/policies/kernel/stream_bounds.hpp>
+#include "policies/kernel/batch_segments.hpp"
+#include "policies/kernel/stream_bounds.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -5,9 +5,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/core/finding_catalog.hpp>
-#include <gpuchrono/cupti/activity_store.hpp>
-#include <gpuchrono/policies/kernel/idle_gap.hpp>
-#include <gpuchrono/policies/kernel/idle_gap_finding.hpp>
+#include "cupti/activity_store.hpp"
+#include "policies/kernel/idle_gap.hpp"
+#include "policies/kernel/idle_gap_finding.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -3,7 +3,7 @@
 // Part of the kernel_policy suite.
 #include <boost/test/unit_test.hpp>
 
-#include <gpuchrono/policies/kernel/stream_bounds.hpp>
+#include "policies/kernel/stream_bounds.hpp"
 
 #include <cstdint>
 #include <string>

@@ -6,7 +6,7 @@
 
 #include <gpuchrono/boost_test.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/model/report.hpp>
 
 #include <memory>
 

@@ -2,16 +2,16 @@
 // The metrics renderers on a synthetic report: JSON round trip (NaN, units, peaks, roofline, notes), the text
 // section, the CSV tables, the roofline SVG and its place in report_files' HTML index, and the comparison of
 // two reports' metrics. Device-free.
-#include <gpuchrono/report/metric_comparison.hpp>
-#include <gpuchrono/report/report_comparison.hpp>
+#include "report/compare/metric_comparison.hpp"
+#include "report/compare/report_comparison.hpp"
 #include <gpuchrono/metrics/device_peaks.hpp>
 #include <gpuchrono/metrics/roofline_points.hpp>
-#include <gpuchrono/report/kernel_metrics_csv.hpp>
-#include <gpuchrono/report/kernel_metrics_text.hpp>
-#include <gpuchrono/report/report_files.hpp>
-#include <gpuchrono/report/report_json.hpp>
-#include <gpuchrono/report/roofline_svg.hpp>
-#include <gpuchrono/report/text_report.hpp>
+#include "report/render/kernel_metrics_csv.hpp"
+#include "report/render/kernel_metrics_text.hpp"
+#include <gpuchrono/report/render/report_files.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
+#include "report/render/roofline_svg.hpp"
+#include <gpuchrono/report/render/text_report.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Derived figures from known inputs (hand-computed), and their refusals. Device-free.
-#include <gpuchrono/metrics/roofline_math.hpp>
+#include "metrics/roofline_math.hpp"
 
 #include <boost/test/unit_test.hpp>
 

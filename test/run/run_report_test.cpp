@@ -7,7 +7,7 @@
 #include "run/run_diff.hpp"
 #include "run/run_report.hpp"
 
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <cmath>
 #include <cstdint>

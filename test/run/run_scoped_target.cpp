@@ -10,7 +10,7 @@
 // codes of every warning or error finding. Exit status 77 when there is no CUDA device.
 #include "spin.hpp"
 
-#include <gpuchrono/cupti/hold_counts.hpp>
+#include "cupti/hold_counts.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -47,11 +47,10 @@
 #include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
 
-#include <gpuchrono/gpu/default_stream.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/pools.hpp>
 #include <gpuchrono/gpu/prepare.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
 
 #include <gpuchrono/core/nvtx_range.hpp>

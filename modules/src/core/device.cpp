@@ -33,25 +33,6 @@ std::optional<std::string> no_device_reason() {
     return std::nullopt;
 }
 
-bool stream_is_capturing(cudaStream_t stream) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    GPUCHRONO_CUDA_CHECK(cudaStreamIsCapturing(stream, &status), "checking whether the timed stream is being captured");
-    return status != cudaStreamCaptureStatusNone;
-}
-
-int stream_device(cudaStream_t stream) {
-    // CUDA 13.0 refuses cudaStreamGetDevice on a stream that is being captured, in every capture mode, relaxed
-    // included (seen on an H100, driver 580: cudaErrorStreamCaptureUnsupported, and the refusal invalidated the
-    // capture). cudaStreamIsCapturing is allowed, so ask that first and never send the refused call into a
-    // capture. A capture records into its stream's context, which is the current device's in every ordinary
-    // program; if it is not, the first event recorded into the capture fails with a CudaError that says so,
-    // so this can make a timer fail loudly but never time the wrong device.
-    if (stream_is_capturing(stream)) return current_device();
-    int device = -1;
-    GPUCHRONO_CUDA_CHECK(cudaStreamGetDevice(stream, &device), "finding the device of the timed stream");
-    return device;
-}
-
 int current_device() {
     int device = -1;
     GPUCHRONO_CUDA_CHECK(cudaGetDevice(&device), "reading the current device");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/core/switch_setting.hpp>
+#include "core/switch_setting.hpp"
 #include <gpuchrono/core/nvtx_range.hpp>
 
 #include <nvtx3/nvtx3.hpp>

@@ -4,8 +4,8 @@
 #include "cupti/run_share.hpp"
 #include "cupti/toolkit.hpp"
 
-#include <gpuchrono/cupti/buffers_delivered.hpp>
-#include <gpuchrono/cupti/refuse_buffers.hpp>
+#include "cupti/buffers_delivered.hpp"
+#include "cupti/refuse_buffers.hpp"
 
 #include <cupti_activity.h>
 

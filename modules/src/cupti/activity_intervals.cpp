@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/cupti/activity_intervals.hpp>
+#include "cupti/activity_intervals.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/cupti/activity_store.hpp>
+#include "cupti/activity_store.hpp"
 
 #include "stream_mark.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/cupti/cupti_hold.hpp>
-#include <gpuchrono/cupti/hold_counts.hpp>
+#include "cupti/hold_counts.hpp"
 
 #include "cupti_session.hpp"
 

@@ -16,7 +16,7 @@
 
 #include "cupti_library.hpp"
 
-#include <gpuchrono/cupti/activity_store.hpp>
+#include "cupti/activity_store.hpp"
 
 #include <cuda_runtime_api.h>
 

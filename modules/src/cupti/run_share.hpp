@@ -8,7 +8,7 @@
 
 #include "cupti_library.hpp"
 
-#include <gpuchrono/cupti/activity_store.hpp>
+#include "cupti/activity_store.hpp"
 
 #include <cstddef>
 #include <string>

@@ -2,7 +2,7 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/buffer_pool.hpp>
-#include <gpuchrono/gpu/context_id.hpp>
+#include "gpu/context_id.hpp"
 #include <gpuchrono/gpu/pools.hpp>
 
 #include <algorithm>

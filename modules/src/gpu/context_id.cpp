@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/gpu/context_id.hpp>
+#include "gpu/context_id.hpp"
 
 #include <cuda.h>  // types and constants only: the functions are found at run time, libcuda is never linked
 #include <cuda_runtime_api.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/gpu/context_id.hpp>
+#include "gpu/context_id.hpp"
 #include <gpuchrono/gpu/pools.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 #include <gpuchrono/gpu/event_pool.hpp>
 
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/gpu/l2_flush.hpp>
+#include "gpu/l2_flush.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>

@@ -5,7 +5,7 @@
 // residual is bounded at residual_bound_spreads spreads. A change is reported when the best split's two-sided
 // p-value, Bonferroni-corrected over the splits tried at t, is at most options.significance; the runs from the
 // split on are then the new level, and nothing is judged until it holds min_points_before runs.
-#include <gpuchrono/history/change_detection.hpp>
+#include "history/change_detection.hpp"
 
 #include "baseline_level.hpp"
 

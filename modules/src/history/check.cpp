@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The CI gate: change points of every series measured at the newest commits, corrected for many series, sorted
 // into regressions, improvements and new baselines at those commits.
-#include <gpuchrono/history/check.hpp>
+#include "history/check.hpp"
 
 #include <algorithm>
 #include <cstdio>

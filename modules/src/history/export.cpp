@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // `gpuchrono history export`: CSV and Bencher's Metric Format.
-#include <gpuchrono/history/check.hpp>
-#include <gpuchrono/history/export.hpp>
+#include "history/check.hpp"
+#include "history/export.hpp"
 
 #include "json/json_writer.hpp"
 

@@ -3,7 +3,7 @@
 // are comparable, a change of it is a new baseline. The clock a run measured, gpuchrono's version and the build
 // type are left out of the baseline: the first moves a little in every run, the others describe the measuring
 // tool rather than the machine measured.
-#include <gpuchrono/history/record.hpp>
+#include "history/record.hpp"
 
 #include <charconv>
 #include <string>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A commit's facts from git, run as a child process with its arguments as given (no shell between).
-#include <gpuchrono/history/ingest.hpp>
+#include "history/ingest.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // `gpuchrono history page`: a trend per series with its CI band and its change points, in one HTML file.
-#include <gpuchrono/history/change_detection.hpp>
-#include <gpuchrono/history/check.hpp>
-#include <gpuchrono/history/history_page.hpp>
-#include <gpuchrono/report/html_page.hpp>
-#include <gpuchrono/report/svg.hpp>
+#include "history/change_detection.hpp"
+#include "history/check.hpp"
+#include "history/history_page.hpp"
+#include "report/render/html_page.hpp"
+#include "report/render/svg.hpp"
 
 #include <algorithm>
 #include <cmath>

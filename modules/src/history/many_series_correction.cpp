@@ -3,7 +3,7 @@
 // procedure. Of the changes reported across many series, the expected share that are noise stays at most q.
 // Each change point is one hypothesis; m is the number of series tested (one look at the newest commit each, the
 // gate's case) or the number of change points when they are more.
-#include <gpuchrono/history/change_detection.hpp>
+#include "history/change_detection.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // CMake finds libpq (GPUCHRONO_HISTORY_POSTGRESQL); otherwise opening a "postgresql://" location says so.
 #include "history/sql_connection.hpp"
 
-#include <gpuchrono/history/store.hpp>
+#include "history/store.hpp"
 
 #include <regex>
 #include <string>

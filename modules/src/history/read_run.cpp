@@ -4,8 +4,8 @@
 // google_benchmark_run.cpp).
 #include "history/run_formats.hpp"
 
-#include <gpuchrono/history/ingest.hpp>
-#include <gpuchrono/history/store.hpp>
+#include "history/ingest.hpp"
+#include "history/store.hpp"
 
 #include <algorithm>
 #include <cmath>

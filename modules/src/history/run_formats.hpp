@@ -5,8 +5,8 @@
 
 #include "json/json_reader.hpp"
 
-#include <gpuchrono/history/record.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include "history/record.hpp"
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <string_view>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // `gpuchrono history show`: one series as a sparkline and a table.
-#include <gpuchrono/history/show.hpp>
+#include "history/show.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // PostgreSQL alike.
 #include "history/sql_connection.hpp"
 
-#include <gpuchrono/history/store.hpp>
+#include "history/store.hpp"
 
 #include <algorithm>
 #include <charconv>

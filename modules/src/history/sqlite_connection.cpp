@@ -3,7 +3,7 @@
 // enough for eight CI jobs adding at once, and write transactions that take the lock at their start.
 #include "history/sql_connection.hpp"
 
-#include <gpuchrono/history/store.hpp>
+#include "history/store.hpp"
 
 #include <sqlite3.h>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/job/job_html.hpp>
+#include "job/job_html.hpp"
 
-#include <gpuchrono/report/lateness_svg.hpp>
-#include <gpuchrono/job/straggler_text.hpp>
-#include <gpuchrono/report/html_page.hpp>
-#include <gpuchrono/report/report.hpp>
-#include <gpuchrono/report/units.hpp>
+#include "report/render/lateness_svg.hpp"
+#include "job/straggler_text.hpp"
+#include "report/render/html_page.hpp"
+#include <gpuchrono/report/model/report.hpp>
+#include <gpuchrono/report/render/units.hpp>
 
 #include <algorithm>
 #include <cmath>

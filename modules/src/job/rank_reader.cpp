@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "job/rank_reader.hpp"
 
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include "report/streamed_report.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/job/straggler_text.hpp>
+#include "job/straggler_text.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/measure/compare.hpp>
-#include <gpuchrono/measure/hodges_lehmann.hpp>
+#include "stats/hodges_lehmann.hpp"
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/rank_sum_test.hpp>
+#include "stats/rank_sum_test.hpp"
 
 #include "change_text.hpp"
 
@@ -39,18 +39,6 @@ double median_of(std::span<const double> ns) {
 }
 
 }  // namespace
-
-const char* to_string(Verdict v) noexcept {
-    switch (v) {
-        case Verdict::faster: return "faster";
-        case Verdict::slower: return "slower";
-        case Verdict::no_difference: return "no difference";
-        case Verdict::inconclusive: return "inconclusive";
-    }
-    return "unknown";
-}
-
-std::ostream& operator<<(std::ostream& os, Verdict v) { return os << to_string(v); }
 
 void CompareOptions::validate() const {
     if (!(threshold >= 0.0) || !std::isfinite(threshold))

@@ -14,10 +14,10 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/gpu/l2_flush.hpp>
-#include <gpuchrono/measure/round_plan.hpp>
-#include <gpuchrono/measure/warmup.hpp>
+#include <gpuchrono/gpu/stream.hpp>
+#include "gpu/l2_flush.hpp"
+#include "measure/round_plan.hpp"
+#include "measure/warmup.hpp"
 #include <gpuchrono/core/nvtx_range.hpp>
 #include <gpuchrono/cupti/cupti_hold.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>

@@ -6,12 +6,12 @@
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/gpu/l2_flush.hpp>
+#include <gpuchrono/gpu/stream.hpp>
+#include "gpu/l2_flush.hpp"
 #include <gpuchrono/measure/measure_record.hpp>
-#include <gpuchrono/measure/stopping_rule.hpp>
-#include <gpuchrono/measure/throughput.hpp>
-#include <gpuchrono/measure/warmup.hpp>
+#include <gpuchrono/stats/stopping_rule.hpp>
+#include "measure/throughput.hpp"
+#include "measure/warmup.hpp"
 #include <gpuchrono/core/nvtx_range.hpp>
 #include <gpuchrono/cupti/cupti_hold.hpp>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/measure/sequential_compare.hpp>
-#include <gpuchrono/measure/hodges_lehmann.hpp>
+#include "stats/hodges_lehmann.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/measure/throughput.hpp>
+#include "measure/throughput.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/measure/warmup.hpp>
+#include "measure/warmup.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/gpu/gpu_state.hpp>

@@ -6,7 +6,7 @@
 #include "detail/range_session.hpp"
 
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/gpu/l2_flush.hpp>
+#include "gpu/l2_flush.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -2,7 +2,7 @@
 #include <gpuchrono/metrics/device_peaks.hpp>
 
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/metrics/roofline_math.hpp>
+#include "metrics/roofline_math.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/metrics/roofline_math.hpp>
+#include "metrics/roofline_math.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -2,7 +2,7 @@
 #include <gpuchrono/metrics/roofline_points.hpp>
 #include <gpuchrono/metrics/metric_catalogue.hpp>
 
-#include <gpuchrono/metrics/roofline_math.hpp>
+#include "metrics/roofline_math.hpp"
 
 #include <cmath>
 #include <optional>

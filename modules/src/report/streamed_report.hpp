@@ -4,7 +4,7 @@
 // and faults in the pages of a rank report of tens of megabytes once rather than once per report.
 #pragma once
 
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <filesystem>
 #include <string>

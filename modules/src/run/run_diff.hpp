@@ -8,7 +8,7 @@
 #pragma once
 
 #include <gpuchrono/measure/compare.hpp>
-#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/model/report.hpp>
 
 #include <cstddef>
 #include <string>

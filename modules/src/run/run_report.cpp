@@ -2,8 +2,8 @@
 #include "run/run_report.hpp"
 
 #include <gpuchrono/core/finding_catalog.hpp>
-#include <gpuchrono/measure/stopping_rule.hpp>
-#include <gpuchrono/report/units.hpp>
+#include <gpuchrono/stats/stopping_rule.hpp>
+#include <gpuchrono/report/render/units.hpp>
 
 #include <algorithm>
 #include <cmath>

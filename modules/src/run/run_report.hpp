@@ -18,7 +18,7 @@
 #include <gpuchrono/core/kernel_activity.hpp>
 #include <gpuchrono/distributed/device_identity.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
-#include <gpuchrono/report/report.hpp>
+#include <gpuchrono/report/model/report.hpp>
 
 #include <cstddef>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/device_probe.cuh>
+#include <gpuchrono/device_probe.cuh>  // the documented path: the device-side umbrella
 #include <gpuchrono/gpuchrono.hpp>
 
 #include <cstdint>

@@ -9,9 +9,9 @@
 #include "cupti/cupti_session.hpp"
 #include "cupti/launch_subscriber.hpp"
 
-#include <gpuchrono/cupti/buffers_delivered.hpp>
+#include "cupti/buffers_delivered.hpp"
 #include <gpuchrono/cupti/cupti_hold.hpp>
-#include <gpuchrono/cupti/hold_counts.hpp>
+#include "cupti/hold_counts.hpp"
 
 #include <dlfcn.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Small, checked questions about devices and streams that every policy asks.
+// Small, checked questions about devices that every policy asks (the streams' are in gpu/stream.hpp).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,15 +15,6 @@ int device_count();
 
 // Why no device can be used ("cudaErrorNoDevice: no CUDA-capable device is detected"), or nothing if one can.
 std::optional<std::string> no_device_reason();
-
-// The device a stream belongs to (the current device for the legacy and per-thread default streams, and for
-// a stream being captured, which CUDA 13.0 refuses to answer for: see device.cpp). Safe on a
-// stream that is being captured into a graph, and while other threads capture: it asks in relaxed capture mode.
-int stream_device(cudaStream_t stream);
-
-// cudaStreamIsCapturing: whether the stream is recording into a graph. Throws CudaError (e.g.
-// cudaErrorStreamCaptureImplicit when the legacy stream is asked while a blocking stream captures).
-bool stream_is_capturing(cudaStream_t stream);
 
 // The current device of this thread.
 int current_device();

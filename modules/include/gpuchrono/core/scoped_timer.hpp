@@ -184,12 +184,8 @@ private:
     // How errors name this timer: "ScopedTimer<EventPolicy>" for the library's policies, the policy's own name
     // for others. Built only when something failed.
     static std::string entry_point(std::string_view prefix = {}) {
-        constexpr std::string_view names[][2] = {{"event", "EventPolicy"},           {"host-sync", "HostSyncPolicy"},
-                                                 {"device-clock", "DeviceClockPolicy"}, {"kernel", "KernelPolicy"},
-                                                 {"host-clock", "HostClockPolicy"}};
         std::string_view type = Policy::name;
-        for (const auto& n : names)
-            if (n[0] == Policy::name) type = n[1];
+        if constexpr (requires { Policy::type_name; }) type = Policy::type_name;
         std::string entry(prefix);
         entry.append("ScopedTimer<").append(type).append(">");
         return entry;

@@ -3,7 +3,8 @@
 //
 // A policy is constructed with whatever it needs (a stream, options), start() begins the interval and may
 // throw, stop() ends it and returns the Measurement (and may throw: ScopedTimer turns that into a failed
-// measurement when it stops from its destructor). `name` is a string literal used in reports.
+// measurement when it stops from its destructor). `name` is a string literal used in reports; an optional
+// `type_name` (the policy's C++ name) is how errors name the timer, ScopedTimer<type_name>, else `name` is.
 // A moved-from policy must be destructible and must not touch the GPU.
 #pragma once
 

@@ -24,6 +24,7 @@
 
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/core/series.hpp>
+#include <gpuchrono/stats/verdict.hpp>
 
 #include <cstddef>
 #include <iosfwd>
@@ -32,12 +33,6 @@
 #include <vector>
 
 namespace gpuchrono {
-
-enum class Verdict { faster, slower, no_difference, inconclusive };
-
-// "faster", "slower", "no difference", "inconclusive".
-const char* to_string(Verdict v) noexcept;
-std::ostream& operator<<(std::ostream& os, Verdict v);
 
 struct CompareOptions {
     double threshold = 0.01;   // the practical threshold on the relative change

@@ -6,7 +6,7 @@
 
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/measure/measure.hpp>
-#include <gpuchrono/measure/stopping_rule.hpp>
+#include <gpuchrono/stats/stopping_rule.hpp>
 #include <gpuchrono/metrics/kernel_metrics.hpp>
 
 #include <cstddef>

@@ -30,7 +30,7 @@
 #include <gpuchrono/core/duration.hpp>
 #include <gpuchrono/measure/compare.hpp>
 #include <gpuchrono/measure/measure.hpp>
-#include <gpuchrono/measure/sequential_mean_test.hpp>
+#include <gpuchrono/stats/sequential_mean_test.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -16,7 +16,7 @@
 #include "gpu/lead_spin.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 
 #include <algorithm>
 #include <cmath>

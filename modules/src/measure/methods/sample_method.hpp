@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>
-#include <gpuchrono/gpu/l2_flush.hpp>
+#include "gpu/l2_flush.hpp"
 #include <gpuchrono/measure/measure.hpp>
 
 #include <cuda_runtime_api.h>

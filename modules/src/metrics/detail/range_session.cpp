@@ -6,7 +6,7 @@
 #include "cupti/launch_subscriber.hpp"
 #include "cupti_failure.hpp"
 
-#include <gpuchrono/gpu/context_id.hpp>
+#include "gpu/context_id.hpp"
 #include <gpuchrono/metrics/device_peaks.hpp>
 #include <gpuchrono/metrics/roofline_points.hpp>
 

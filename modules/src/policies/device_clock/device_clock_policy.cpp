@@ -5,7 +5,7 @@
 #include <gpuchrono/policies/device_clock/decode.hpp>
 #include <gpuchrono/policies/device_clock/device_clock_policy.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 #include "kernels.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
-#include <gpuchrono/device_probe.cuh>
+#include <gpuchrono/policies/device_clock/device_probe.cuh>
 
 #include <string>
 

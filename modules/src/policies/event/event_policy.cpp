@@ -9,7 +9,7 @@
 #include <gpuchrono/gpu/event_floor.hpp>
 #include <gpuchrono/policies/event/event_policy.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 
 #include "gpu/launch_warmup.hpp"
 

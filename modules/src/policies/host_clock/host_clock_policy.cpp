@@ -6,7 +6,7 @@
 #include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/policies/host_clock/host_clock_policy.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 
 #include <atomic>
 

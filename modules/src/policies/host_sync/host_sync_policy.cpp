@@ -5,7 +5,7 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/policies/host_sync/host_sync_policy.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
 
 #include "gpu/launch_warmup.hpp"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/policies/kernel/batch_segments.hpp>
+#include "policies/kernel/batch_segments.hpp"
 
-#include <gpuchrono/cupti/activity_intervals.hpp>
-#include <gpuchrono/policies/kernel/stream_bounds.hpp>
+#include "cupti/activity_intervals.hpp"
+#include "policies/kernel/stream_bounds.hpp"
 
 #include <algorithm>
 #include <optional>

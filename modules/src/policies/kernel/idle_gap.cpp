@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/policies/kernel/idle_gap.hpp>
+#include "policies/kernel/idle_gap.hpp"
 
-#include <gpuchrono/policies/kernel/stream_bounds.hpp>
+#include "policies/kernel/stream_bounds.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/policies/kernel/idle_gap_finding.hpp>
+#include "policies/kernel/idle_gap_finding.hpp"
 
 #include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/core/duration.hpp>

@@ -5,9 +5,9 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/gpu/event_pool.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/policies/kernel/batch_segments.hpp>
-#include <gpuchrono/policies/kernel/stream_bounds.hpp>
+#include <gpuchrono/gpu/stream.hpp>
+#include "policies/kernel/batch_segments.hpp"
+#include "policies/kernel/stream_bounds.hpp"
 
 #include "cupti/activity_buffers.hpp"
 #include "cupti/cupti_session.hpp"

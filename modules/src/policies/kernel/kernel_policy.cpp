@@ -7,10 +7,10 @@
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
-#include <gpuchrono/cupti/activity_intervals.hpp>
-#include <gpuchrono/gpu/stream_state.hpp>
-#include <gpuchrono/policies/kernel/idle_gap.hpp>
-#include <gpuchrono/policies/kernel/idle_gap_finding.hpp>
+#include "cupti/activity_intervals.hpp"
+#include <gpuchrono/gpu/stream.hpp>
+#include "policies/kernel/idle_gap.hpp"
+#include "policies/kernel/idle_gap_finding.hpp"
 #include <gpuchrono/gpu/event_pool.hpp>
 
 #include "cupti/activity_buffers.hpp"
@@ -19,7 +19,7 @@
 #include "policies/kernel/stream_marker.hpp"
 #include "policies/kernel/timed_streams.hpp"
 
-#include <gpuchrono/policies/kernel/stream_bounds.hpp>
+#include "policies/kernel/stream_bounds.hpp"
 
 #include <algorithm>
 #include <atomic>

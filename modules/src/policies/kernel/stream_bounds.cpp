@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <gpuchrono/policies/kernel/stream_bounds.hpp>
+#include "policies/kernel/stream_bounds.hpp"
 
 #include "stream_marker.hpp"
 
-#include <gpuchrono/policies/kernel/batch_segments.hpp>
+#include "policies/kernel/batch_segments.hpp"
 
 #include <algorithm>
 #include <map>

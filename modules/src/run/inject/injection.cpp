@@ -25,8 +25,8 @@
 
 #include <gpuchrono/distributed/device_identity.hpp>
 #include <gpuchrono/distributed/rank_identity.hpp>
-#include <gpuchrono/report/report_files.hpp>
-#include <gpuchrono/report/report_json.hpp>
+#include <gpuchrono/report/render/report_files.hpp>
+#include <gpuchrono/report/json/report_json.hpp>
 
 #include <cupti.h>
 #include <generated_nvtx_meta.h>

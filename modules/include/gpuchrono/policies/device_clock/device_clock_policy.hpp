@@ -56,6 +56,7 @@ struct CallSite;  // finding_reaction.hpp
 class DeviceClockPolicy {
 public:
     static constexpr std::string_view name = "device-clock";
+    static constexpr std::string_view type_name = "DeviceClockPolicy";  // errors say ScopedTimer<DeviceClockPolicy>
 
     struct Options {
         // Region names; the kernel refers to them by index (ProbeRegion(probe, 0) is regions[0]).

@@ -64,6 +64,7 @@ struct CallSite;  // finding_reaction.hpp
 class EventPolicy {
 public:
     static constexpr std::string_view name = "event";
+    static constexpr std::string_view type_name = "EventPolicy";  // errors say ScopedTimer<EventPolicy>
 
     struct Options {
         bool wait_at_stop = true;

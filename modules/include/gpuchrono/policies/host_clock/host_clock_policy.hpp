@@ -38,6 +38,7 @@ struct CallSite;  // finding_reaction.hpp
 class HostClockPolicy {
 public:
     static constexpr std::string_view name = "host-clock";
+    static constexpr std::string_view type_name = "HostClockPolicy";  // errors say ScopedTimer<HostClockPolicy>
 
     HostClockPolicy() = default;
     explicit HostClockPolicy(cudaStream_t watched);

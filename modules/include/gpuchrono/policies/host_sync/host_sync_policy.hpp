@@ -40,6 +40,7 @@ enum class SyncScope { stream, device };
 class HostSyncPolicy {
 public:
     static constexpr std::string_view name = "host-sync";
+    static constexpr std::string_view type_name = "HostSyncPolicy";  // errors say ScopedTimer<HostSyncPolicy>
 
     explicit HostSyncPolicy(cudaStream_t stream, SyncScope scope = SyncScope::stream);
 

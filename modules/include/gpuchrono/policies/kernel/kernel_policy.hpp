@@ -74,6 +74,7 @@ class KernelScope;
 class KernelPolicy {
 public:
     static constexpr std::string_view name = "kernel";
+    static constexpr std::string_view type_name = "KernelPolicy";  // errors say ScopedTimer<KernelPolicy>
 
     enum class Count {
         stream,  // the work enqueued on the timed stream between start and stop (marks; no launch callbacks)
