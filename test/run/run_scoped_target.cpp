@@ -3,7 +3,7 @@
 // must share the injection's CUPTI subscription and read what they read anywhere else.
 //
 //   run_scoped_target N D_US   under one CuptiHold: N KernelPolicy scopes (stream mode) and N (thread mode) around a
-//                              spin of D_US microseconds each, then measure() of the same spin by the kernel method
+//                              spin of D_US microseconds each, then measure() of the same spin by the kernel method with a cold L2
 //
 // Prints one JSON line: whether the hold shared run's subscription (or why it was not held), every scope's reading,
 // measure()'s method, note and median, the spins launched in all (what the run's report must count), and the
@@ -85,6 +85,9 @@ int main(int argc, char** argv) {
     }
     gpuchrono::MeasureOptions options;
     options.method = gpuchrono::Method::kernel;
+    // Cold: each sample scrubs L2 first with a kernel of gpuchrono's own, which the run's report must leave out of
+    // its tables and count in a note.
+    options.cache = gpuchrono::CacheState::cold;
     const gpuchrono::Series s = gpuchrono::measure(
         "spin", stream,
         [&](cudaStream_t st) {
