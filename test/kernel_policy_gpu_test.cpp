@@ -21,7 +21,7 @@
 
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/cupti/refuse_buffers.hpp>
-#include <gpuchrono/policies/kernel/idle_gap_finding.hpp>
+#include <gpuchrono/checks/check_idle_gap.hpp>
 
 #include <gpuchrono/api.hpp>
 
