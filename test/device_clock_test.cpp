@@ -458,14 +458,14 @@ BOOST_AUTO_TEST_CASE(times_below_thirty_timer_steps_are_reported) {
     p.put(plain(1, 0, 0, 2000));
     gpuchrono::BlockSamples s = p.decode().samples;
     s.timer_step = Duration::from_ns(32);
-    const gpuchrono::Findings f = dc::resolution_findings(s);
+    const gpuchrono::Findings f = gpuchrono::check_timer_resolution(s);
     const gpuchrono::Finding* regions = find_code(f, "device-clock-regions-below-timer-resolution");
     BOOST_REQUIRE(regions);
     BOOST_TEST(contains(regions->message, "1 of 2 samples"), regions->message);
     BOOST_TEST(!find_code(f, "device-clock-kernel-below-timer-resolution"));  // 2000 ns > 960 ns
 
     s.timer_step = Duration::from_us(1);  // a board whose %globaltimer steps in microseconds
-    const gpuchrono::Findings coarse = dc::resolution_findings(s);
+    const gpuchrono::Findings coarse = gpuchrono::check_timer_resolution(s);
     BOOST_TEST(find_code(coarse, "device-clock-kernel-below-timer-resolution") != nullptr);
     BOOST_TEST(contains(find_code(coarse, "device-clock-regions-below-timer-resolution")->message, "2 of 2"));
 }

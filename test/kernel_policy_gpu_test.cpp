@@ -22,7 +22,7 @@
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/gpu/stream.hpp>
 #include "cupti/refuse_buffers.hpp"
-#include "policies/kernel/idle_gap_finding.hpp"
+#include "checks/check_idle_gap.hpp"
 
 #include <gpuchrono/api.hpp>
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // gpu-idle-before on made-up records: how long a device ran none of the process's work before a scope's first
 // activity (idle_gap.hpp), what the activity store keeps for it (ActivityStore::prior_work), and when the finding
-// is attached (idle_gap_finding.hpp). No CUPTI, no GPU.
+// is attached (checks/check_idle_gap.hpp). No CUPTI, no GPU.
 #include <boost/test/unit_test.hpp>
 
 #include <gpuchrono/core/finding_catalog.hpp>
 #include "cupti/activity_store.hpp"
 #include "policies/kernel/idle_gap.hpp"
-#include "policies/kernel/idle_gap_finding.hpp"
+#include "checks/check_idle_gap.hpp"
 
 #include <algorithm>
 #include <cstddef>

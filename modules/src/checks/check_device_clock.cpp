@@ -118,4 +118,57 @@ Findings check_block_samples(const BlockSamples& samples) {
     return out;
 }
 
+std::optional<Finding> check_sm_changed(const BlockSamples& s, std::string_view first_where, std::uint32_t sm_start,
+                                    std::uint32_t sm_stop) {
+    if (s.sm_changed == 0) return std::nullopt;
+    return make_finding(
+        codes::device_clock_sm_changed,
+        std::to_string(s.sm_changed) + " of " + std::to_string(s.samples.size()) +
+            " samples began and ended on different SMs (first: " + std::string(first_where) + ", SM " +
+            std::to_string(sm_start) + " -> " + std::to_string(sm_stop) +
+            "); their cycles are not used and their net_ns comes from %globaltimer",
+        {{"samples_sm_changed", static_cast<double>(s.sm_changed)},
+         {"samples", static_cast<double>(s.samples.size())}});
+}
+
+std::optional<Finding> check_records_dropped(const BlockSamples& s) {
+    if (s.dropped == 0) return std::nullopt;
+    return make_finding(
+        codes::device_clock_records_dropped,
+        std::to_string(s.dropped) + " record(s) dropped: the launch had " + std::to_string(s.grid_blocks) +
+            " blocks and the probe holds " + std::to_string(s.capacity_blocks) +
+            "; the kernel-level duration still covers them, their per-block samples are missing",
+        {{"records_dropped", static_cast<double>(s.dropped)},
+         {"grid_blocks", static_cast<double>(s.grid_blocks)},
+         {"capacity_blocks", static_cast<double>(s.capacity_blocks)}},
+        "set DeviceClockPolicy::Options::max_blocks to at least " + std::to_string(s.grid_blocks));
+}
+
+Findings check_timer_resolution(const BlockSamples& samples) {
+    Findings out;
+    const double step = samples.timer_step.ns();
+    if (!(step > 0)) return out;
+    const double floor_ns = min_timer_steps * step;
+    std::size_t coarse = 0;
+    for (const BlockSample& s : samples.samples)
+        if (s.count != 0 && static_cast<double>(s.accumulated_ns) / static_cast<double>(s.count) < floor_ns) ++coarse;
+    const std::string floor_text = detail::fixed_text(min_timer_steps, 0) + " %globaltimer steps (" + to_string(samples.timer_step) +
+                                   " each, " + to_string(Duration::from_ns(floor_ns)) + ")";
+    if (samples.kernel_duration().ns() < floor_ns)
+        out.push_back(make_finding(codes::device_clock_kernel_below_timer_resolution,
+                                   "the kernel-level duration " + to_string(samples.kernel_duration()) +
+                                       " spans fewer than " + floor_text + ": it is quantised by up to " +
+                                       detail::fixed_text(100.0 * step / std::max(samples.kernel_duration().ns(), step), 0) + "%",
+                                   {{"kernel_ns", samples.kernel_duration().ns()}, {"timer_step_ns", step}}));
+    if (coarse != 0)
+        out.push_back(make_finding(codes::device_clock_regions_below_timer_resolution,
+                                   std::to_string(coarse) + " of " + std::to_string(samples.samples.size()) +
+                                       " samples last less than " + floor_text +
+                                       " per interval: their ns times are coarse",
+                                   {{"samples_coarse", static_cast<double>(coarse)},
+                                    {"samples", static_cast<double>(samples.samples.size())},
+                                    {"timer_step_ns", step}}));
+    return out;
+}
+
 }  // namespace gpuchrono

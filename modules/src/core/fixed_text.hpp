@@ -40,4 +40,17 @@ inline std::string scientific_text(double value, int significant) {
     return out;
 }
 
+// `significant` digits of a figure beside a unit, "12.3", "0.851", "2710", "1.23e+07": scientific beyond 1e7 and
+// under 1e-3, whole numbers (block counts, MHz) whole; "-" for NaN, "inf"/"-inf" for infinities.
+inline std::string number_text(double value, int significant) {
+    if (std::isnan(value)) return "-";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    const double a = std::fabs(value);
+    if (a != 0.0 && (a >= 1e7 || a < 1e-3)) return scientific_text(value, significant);
+    if (a < 1e7 && value == std::floor(value)) return fixed_text(value, 0);
+    const int before = a == 0.0 ? 1 : static_cast<int>(std::floor(std::log10(a))) + 1;
+    const int decimals = significant - before > 0 ? significant - before : 0;
+    return fixed_text(value, decimals);
+}
+
 }  // namespace gpuchrono::detail

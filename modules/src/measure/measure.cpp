@@ -17,6 +17,7 @@
 
 #include <gpuchrono/metrics/metrics_scope.hpp>
 
+#include "checks/check_convergence.hpp"
 #include "gpu/launch_warmup.hpp"
 #include "metrics/collection.hpp"
 #include "methods/sample_method.hpp"
@@ -24,7 +25,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -45,12 +45,6 @@ Duration since(std::chrono::steady_clock::time_point t) { return std::chrono::st
 
 bool is_clock_flag(const Finding& f) {
     return f.code == codes::gpu_clock_low || f.code == codes::gpu_clock_throttled || f.code == codes::gpu_idle_clock;
-}
-
-std::string percent(double ratio) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g%%", ratio * 100.0);
-    return text;
 }
 
 }  // namespace
@@ -281,22 +275,20 @@ Series measure_named(std::string name, cudaStream_t stream, const LaunchFn& laun
 
     Series series(name);
     series.set_measure_record(record);
-    if (!decision.converged && !kept_at.empty()) {
-        const double width = decision.interval.relative_width();
-        Findings f{make_finding(
-            codes::did_not_converge,
-            "measure(\"" + name + "\") stopped at " + to_string(decision.reason) + " (" +
-                (decision.reason == StopReason::max_time ? to_string(options.max_time)
-                                                         : std::to_string(options.max_samples) + " samples") +
-                ") with the " + percent(options.confidence) + " CI of the median " + percent(width) +
-                " wide, above the " + percent(options.target_relative_width) + " target, after " +
-                std::to_string(kept_ns.size()) + " samples",
-            {{"relative_width", width},
-             {"target_relative_width", options.target_relative_width},
-             {"samples", static_cast<double>(kept_ns.size())}})};
+    if (!kept_at.empty()) {
+        SamplingEnd end;
+        end.name = name;
+        end.converged = decision.converged;
+        end.reason = to_string(decision.reason);
+        end.budget = decision.reason == StopReason::max_time ? to_string(options.max_time)
+                                                             : std::to_string(options.max_samples) + " samples";
+        end.confidence = options.confidence;
+        end.relative_width = decision.interval.relative_width();
+        end.target_relative_width = options.target_relative_width;
+        end.samples = kept_ns.size();
         // Attached to the sample at which the budget ran out. Under Reaction::throw_error this throws, after the
         // finding is attached.
-        handle_findings(taken[kept_at.back()], std::move(f), site);
+        if (std::optional<Finding> f = check_convergence(end)) handle_findings(taken[kept_at.back()], {std::move(*f)}, site);
     }
     for (Measurement& m : taken) series.add(std::move(m));
     return series;

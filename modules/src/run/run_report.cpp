@@ -19,16 +19,6 @@ constexpr const char* separator = " | ";
 
 std::string metric_name(const std::string& row, const char* what) { return row + separator + what; }
 
-Finding finding(std::string code, Severity severity, std::string message, std::string fix, std::vector<Evidence> evidence = {}) {
-    Finding f;
-    f.code = std::move(code);
-    f.severity = severity;
-    f.message = std::move(message);
-    f.fix = std::move(fix);
-    f.evidence = std::move(evidence);
-    return f;
-}
-
 // One experiment of rows: a series per name (the sample), exact figures as metrics.
 report::Experiment table_experiment(const std::vector<DurationTable>& rows, const char* id, const char* title,
                                     double all_kernels_ns, Findings& findings, double floor_ns, bool kernels) {
@@ -54,24 +44,10 @@ report::Experiment table_experiment(const std::vector<DurationTable>& rows, cons
         m.ci_high_ns = ci.high_ns;
         m.ci_coverage = ci.coverage;
         s.measure = m;
-        if (kernels && r->calls >= 3 && std::isfinite(s.stats.median.ns()) && s.stats.median.ns() > 0 &&
-            r->first_ns > 10 * s.stats.median.ns() && r->first_ns - s.stats.median.ns() > 20000) {
-            Finding f = make_finding("cold-first-sample",
-                                     "the first call of " + r->name + " took " + format_ns(r->first_ns) + ", " +
-                                         report::format_number(r->first_ns / s.stats.median.ns()) +
-                                         "x its median (module load, JIT compilation or a cold cache)",
-                                     {{"first_ns", r->first_ns}, {"median_ns", s.stats.median.ns()}},
-                                     "leave the first call out of comparisons, or warm the kernel up before the timed part");
-            f.severity = Severity::info;
-            s.findings.push_back(f);
-        }
-        if (kernels && std::isfinite(s.stats.median.ns()) && s.stats.median.ns() < 2 * floor_ns) {
-            s.findings.push_back(finding(
-                "run-kernel-below-floor", Severity::info,
-                r->name + " runs " + format_ns(s.stats.median.ns()) + " (median), under twice the CUPTI record's floor of about " +
-                    format_ns(floor_ns) + ": its duration is mostly the record's fixed cost, not its work",
-                "compare such kernels by their total over many calls, or time a batch of them with measure()",
-                {{"median_ns", s.stats.median.ns()}, {"floor_ns", floor_ns}}));
+        if (kernels) {
+            if (auto f = check_cold_first_call(r->name, r->calls, r->first_ns, s.stats.median.ns()))
+                s.findings.push_back(std::move(*f));
+            if (auto f = check_kernel_above_floor(r->name, s.stats.median.ns(), floor_ns)) s.findings.push_back(std::move(*f));
         }
         e.series.push_back(std::move(s));
         e.metrics.push_back({metric_name(r->name, "calls"), static_cast<double>(r->calls), "", ""});
@@ -87,19 +63,6 @@ report::Experiment table_experiment(const std::vector<DurationTable>& rows, cons
 std::string copy_title(const std::string& kind) { return kind == "memset" ? kind : "memcpy " + kind; }
 
 }  // namespace
-
-std::string format_ns(double ns) {
-    if (!std::isfinite(ns)) return "-";
-    const double a = std::fabs(ns);
-    const char* unit = "ns";
-    double v = ns;
-    if (a >= 1e9) v = ns / 1e9, unit = "s";
-    else if (a >= 1e6) v = ns / 1e6, unit = "ms";
-    else if (a >= 1e3) v = ns / 1e3, unit = "us";
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.3g %s", v, unit);
-    return buf;
-}
 
 report::Report build_report(const Aggregate& a, const RunInfo& info) {
     report::Report r = report::new_report();
@@ -133,66 +96,18 @@ report::Report build_report(const Aggregate& a, const RunInfo& info) {
     kernels.explanation.push_back(std::to_string(a.kernel_calls()) + " kernel launches of " +
                                   std::to_string(a.kernels().size()) + " names, " + format_ns(all_ns) +
                                   " of GPU time in all, each timed by its CUPTI activity record.");
-    if (!info.cuda_started) {
-        run_findings.push_back(finding("run-no-cuda-work", Severity::warning,
-                                       "the program never started CUDA: there is no GPU work to report",
-                                       "check that the program uses the GPU (a CPU-only build, CUDA_VISIBLE_DEVICES empty, "
-                                       "or no CUDA driver on this machine)"));
-    } else if (a.kernel_calls() == 0 && a.transfers().empty()) {
-        run_findings.push_back(finding("run-no-cuda-work", Severity::warning,
-                                       "CUDA started but no kernel, memcpy or memset was recorded" +
-                                           std::string(a.filtered() > 0 ? " (" + std::to_string(a.filtered()) +
-                                                                              " activities were left out by the filters)"
-                                                                        : ""),
-                                       "check the filters (--kernels, --nvtx, --delay, --duration, --signals)"));
-    }
-    if (const std::uint64_t dropped = a.dropped_total(); dropped > 0) {
-        std::string where;
-        for (const auto& [name, count] : a.dropped())
-            where += (where.empty() ? "" : ", ") + std::to_string(count) + " " + name;
-        Finding f = make_finding("kernel-records-dropped",
-                                 std::to_string(dropped) + " CUPTI activity records were dropped (" + where +
-                                     "): the counts and totals leave that work out",
-                                 {{"dropped", static_cast<double>(dropped)}},
-                                 "free the CUPTI buffers sooner: record fewer kinds (--kernels), or a shorter window (--duration)");
-        f.severity = Severity::error;
-        run_findings.push_back(f);
-    }
-    if (!a.overhead().empty()) {
-        double total = 0;
-        std::string kinds;
-        for (const auto& [kind, t] : a.overhead()) {
-            total += t.total_ns;
-            kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(t.count) + "x " + format_ns(t.total_ns);
-        }
-        run_findings.push_back(finding("run-cupti-overhead", Severity::info,
-                                       "CUPTI's own work took " + format_ns(total) + " of the program's time (" + kinds + ")",
-                                       "nothing to do unless it is a large part of the run: then record a shorter window",
-                                       {{"overhead_ns", total}}));
-    }
-    for (const auto& [device, t] : a.devices()) {
-        const double span = t.span_ns();
-        if (span > 0 && t.idle_ns > 0.2 * span && t.largest_gap_ns > 1e6) {
-            run_findings.push_back(finding(
-                "run-idle-gaps", Severity::info,
-                "device " + std::to_string(device) + " was idle " + format_ns(t.idle_ns) + " of its " + format_ns(span) +
-                    " span (" + report::format_number(100 * t.idle_ns / span) + "%), the longest gap " + format_ns(t.largest_gap_ns),
-                "idle time between kernels is host-side work (launch, synchronization, data loading): look at what "
-                "the program does between them",
-                {{"idle_ns", t.idle_ns}, {"span_ns", span}, {"largest_gap_ns", t.largest_gap_ns}}));
-        }
-    }
-    for (const auto& [device, t] : a.devices()) {
-        if (t.busy_ns > 0 && t.activity_ns > 1.05 * t.busy_ns) {
-            run_findings.push_back(finding(
-                "run-overlap", Severity::info,
-                "on device " + std::to_string(device) + " activities overlapped: their durations add up to " +
-                    format_ns(t.activity_ns) + " in " + format_ns(t.busy_ns) + " of busy time (" +
-                    report::format_number(t.activity_ns / t.busy_ns) + "x); a kernel's duration then includes time it shared the GPU",
-                "compare overlapping kernels by the program's total time, or run them on one stream to time each alone",
-                {{"activity_ns", t.activity_ns}, {"busy_ns", t.busy_ns}}));
-        }
-    }
+    if (auto f = check_cuda_work(info.cuda_started, a.kernel_calls(), a.transfers().size(), a.filtered()))
+        run_findings.push_back(std::move(*f));
+    std::vector<DroppedRecords> dropped;
+    for (const auto& [kind, count] : a.dropped()) dropped.push_back({kind, count});
+    if (auto f = check_run_records_dropped(a.dropped_total(), dropped)) run_findings.push_back(std::move(*f));
+    std::vector<CuptiOverhead> overhead;
+    for (const auto& [kind, t] : a.overhead()) overhead.push_back({kind, t.count, t.total_ns});
+    if (auto f = check_cupti_overhead(overhead)) run_findings.push_back(std::move(*f));
+    for (const auto& [device, t] : a.devices())
+        if (auto f = check_device_idle(device, t.idle_ns, t.span_ns(), t.largest_gap_ns)) run_findings.push_back(std::move(*f));
+    for (const auto& [device, t] : a.devices())
+        if (auto f = check_device_overlap(device, t.activity_ns, t.busy_ns)) run_findings.push_back(std::move(*f));
     if (info.trace_left_out > 0)
         r.notes.push_back("the trace keeps the first " + std::to_string(info.trace.size()) + " activities; " +
                           std::to_string(info.trace_left_out) + " more are in the summary only");

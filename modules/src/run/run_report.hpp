@@ -13,6 +13,7 @@
 // The note "run status: complete" or "run status: incomplete (...)" says whether the program reached its end.
 #pragma once
 
+#include "checks/check_run.hpp"
 #include "run/aggregate.hpp"
 
 #include <gpuchrono/core/kernel_activity.hpp>
@@ -76,8 +77,5 @@ std::string rows_csv(const std::vector<TableRow>& rows);
 // The file a process writes: report.json for the process run started, report-rank<R>.json for a rank of a
 // job (launcher variables), report-pid<P>.json for a followed child.
 std::string report_file_name(const distributed::RankIdentity& id, bool root_process);
-
-// "12.3 us" style, three significant digits.
-std::string format_ns(double ns);
 
 }  // namespace gpuchrono::run

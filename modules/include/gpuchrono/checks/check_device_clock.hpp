@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Decisions over device-clock samples (docs/pitfalls-catalog.md #15, #16, #24, #25) that DeviceClockPolicy's decoding does
-// not already make (it reports a changed SM, dropped records and %globaltimer resolution itself: see
-// device_clock_decode.hpp). Pure functions over BlockSample / BlockSamples.
+// Decisions over device-clock samples (docs/pitfalls-catalog.md #15, #16, #17, #24, #25): DeviceClockPolicy decodes
+// the probe's records into BlockSamples (policies/device_clock/decode.hpp) and these decide what to report. Pure
+// functions over BlockSample / BlockSamples.
 //
 // Not detectable from these samples: a thread-divergent region (docs/pitfalls-catalog.md #21). The probe reads the clocks
 // after a block barrier, so the slowest warp's time is already in the block's sample; telling warps apart
@@ -14,8 +14,24 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 
 namespace gpuchrono {
+
+// `samples.sm_changed` of the samples began and ended on different SMs, the first of them `first_where` ("block 3,
+// region \"name\"") from SM `sm_start` to `sm_stop`; nothing when none did.
+std::optional<Finding> check_sm_changed(const BlockSamples& samples, std::string_view first_where, std::uint32_t sm_start,
+                                        std::uint32_t sm_stop);
+
+// Records of blocks beyond the probe's capacity_blocks were not written (`samples.dropped`); nothing when none.
+std::optional<Finding> check_records_dropped(const BlockSamples& samples);
+
+// Fewer %globaltimer steps than this per interval and a time is quantised by more than ~3%.
+inline constexpr double min_timer_steps = 30.0;
+
+// Findings that need the timer step (`samples.timer_step`; nothing while it is unknown): samples shorter per
+// interval than min_timer_steps steps (docs/pitfalls-catalog.md row 17), and a kernel span that short.
+Findings check_timer_resolution(const BlockSamples& samples);
 
 // A sample whose stop precedes its start: %globaltimer stop_ns < start_ns, or, on one SM, stop_cycles <
 // start_cycles (64-bit counters never wrap in practice; a 32-bit clock() does every 2.17 s at 1.98 GHz).

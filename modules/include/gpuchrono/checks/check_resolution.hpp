@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decision: is an event interval too close to what an empty event pair reads on this device (docs/pitfalls-catalog.md #7,
 // and #22 when the interval holds one short launch)? The floor is measured on the device (event_floor.hpp),
-// never assumed. The %globaltimer counterpart (#17) is DeviceClockPolicy's: device_clock::resolution_findings.
+// never assumed. The %globaltimer counterpart (#17) is check_timer_resolution (check_device_clock.hpp).
 #pragma once
 
 #include <gpuchrono/core/duration.hpp>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How long a device had run none of this process's work before a KernelPolicy scope's first activity started
-// (the gpu-idle-before finding, idle_gap_finding.hpp). Free of CUPTI, so CPU tests can drive it with made-up
+// (the gpu-idle-before finding, checks/check_idle_gap.hpp). Free of CUPTI, so CPU tests can drive it with made-up
 // records.
 //
 // Why: on an H100 the first kernel after the device had been idle for a fifth of a millisecond ran 0.6-1.7 us
@@ -14,7 +14,7 @@
 // latest mark is reported beside the gap instead.
 //
 // Two gaps are measured: the device's (any stream) and the first activity's own stream's; either long enough
-// attaches the finding (idle_gap_finding.hpp).
+// attaches the finding (checks/check_idle_gap.hpp).
 //
 // What is seen: CUPTI's records of this process only. Another process's kernels may have kept the GPU busy
 // through the gap (the finding says so). A record that has not arrived when the scope reads its own (CUPTI
@@ -22,6 +22,7 @@
 // the device was in fact busy, never left off where it was idle.
 #pragma once
 
+#include "checks/check_idle_gap.hpp"
 #include <gpuchrono/core/kernel_activity.hpp>
 #include "cupti/activity_store.hpp"
 
@@ -35,33 +36,6 @@ namespace gpuchrono::idle_gap {
 
 // The latest ends on the device of the records that ended before the scope's window opened, as delivered.
 using Prior = cupti::ActivityStore::PriorWork;
-
-struct IdleGap {
-    int device = -1;
-    std::uint32_t stream = 0;       // the first activity's (CUPTI stream id)
-    std::string first_name;         // the first activity's name
-    std::uint64_t first_start_ns = 0;
-    // The latest end of work on the device that started before the first activity (stream marks left out);
-    // 0: none recorded. Named when its record was among those the scope held (not for an older one).
-    std::uint64_t last_work_end_ns = 0;
-    std::optional<std::string> last_work_name;
-    std::optional<std::uint32_t> last_work_stream;
-    // The idle time before the first activity: first start - last work end (0 when that work was still running).
-    // Without work recorded on the device since CUPTI's records began (`recording_since_ns`), the time since then:
-    // a lower bound (`known` false: idle, or busy with work that ran before the records began).
-    std::uint64_t gap_ns = 0;
-    bool known = true;
-    std::uint64_t recording_since_ns = 0;
-    // The same for the library's stream marks (any scope's): none if no mark was recorded on the device before.
-    std::optional<std::uint64_t> mark_gap_ns;
-    // The idle time of the first activity's own stream (its work, marks left out), as gap_ns is the device's;
-    // `stream_known` false: no work recorded on the stream since the records began (the time since then).
-    // On the H100 the readings stretched with nothing beside them followed 200-860 us of idle on their stream
-    // while other threads' streams kept the device busy until 21-86 us before (bench_stretched_readings [10],
-    // 2026-11-25): the stream's gap is what tells them.
-    std::uint64_t stream_gap_ns = 0;
-    bool stream_known = true;
-};
 
 // The idle time before `first` on its device. `held`: records the scope holds (any device, any order; those that
 // start at or after `first` are ignored, so the scope's own may be among them); `prior`: the latest ends before

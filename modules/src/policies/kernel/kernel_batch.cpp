@@ -9,6 +9,7 @@
 #include "policies/kernel/batch_segments.hpp"
 #include "policies/kernel/stream_bounds.hpp"
 
+#include "checks/check_kernel_records.hpp"
 #include "cupti/activity_buffers.hpp"
 #include "cupti/cupti_session.hpp"
 #include "policies/kernel/stream_marker.hpp"
@@ -167,12 +168,7 @@ const std::vector<Duration>& KernelBatch::read() {
 }
 
 std::optional<Finding> KernelBatch::no_activity_finding() const {
-    if (empty_ == 0) return std::nullopt;
-    return make_finding(codes::kernel_no_activity,
-                        "the kernel method counted no GPU work enqueued on the timed stream (device " +
-                            std::to_string(device_) + ") in " + std::to_string(empty_) + " of its " +
-                            std::to_string(opens_.size()) + " samples: their duration is 0",
-                        {{"empty_samples", static_cast<double>(empty_)}, {"samples", static_cast<double>(opens_.size())}});
+    return check_batch_samples_counted(device_, empty_, opens_.size());
 }
 
 void report_no_activity(const KernelBatch& batch, const CallSite& site) {

@@ -10,9 +10,11 @@
 #include "cupti/activity_intervals.hpp"
 #include <gpuchrono/gpu/stream.hpp>
 #include "policies/kernel/idle_gap.hpp"
-#include "policies/kernel/idle_gap_finding.hpp"
+#include "checks/check_idle_gap.hpp"
 #include <gpuchrono/gpu/event_pool.hpp>
 
+#include "checks/check_kernel_records.hpp"
+#include "checks/check_work_beside.hpp"
 #include "cupti/activity_buffers.hpp"
 #include "cupti/cupti_session.hpp"
 #include "cupti/launch_subscriber.hpp"
@@ -276,15 +278,8 @@ private:
         cupti::Attribution split{std::move(work.counted), std::move(work.elsewhere)};
         r.found = findings(split, work.others, dropped, 0);
         if (idle) r.found.push_back(std::move(*idle));
-        if (!first || !last)
-            r.found.push_back(make_finding(
-                codes::kernel_records_late,
-                std::string("the scope's ") + (!first && !last ? "start and stop marks" : !first ? "start mark" : "stop mark") +
-                    " on the timed stream had no activity record " + std::to_string(record_wait.count()) +
-                    " ms after the stream's work had finished" +
-                    (dropped > 0 ? " (CUPTI dropped " + std::to_string(dropped) + " records)" : std::string()) +
-                    ": the scope's work cannot be told apart, and none is counted",
-                {{"missing_records", static_cast<double>(!first + !last)}}));
+        if (auto late = check_scope_marks_found(static_cast<bool>(first), static_cast<bool>(last), dropped, record_wait))
+            r.found.push_back(std::move(*late));
         detail::stamp_findings(r.found, site);
         r.counted = std::move(split.counted);
         result_ = std::move(r);
@@ -317,47 +312,19 @@ private:
 
     Findings findings(const cupti::Attribution& split, const std::vector<KernelActivity>& others,
                       std::uint64_t dropped, std::size_t missing) const {
-        Findings found;
-        const std::string where = filter_.stream_only ? "enqueued on the timed stream (CUPTI stream " +
-                                                            std::to_string(filter_.stream) + ", device " +
-                                                            std::to_string(filter_.device) + ")"
-                                                      : "launched by the scope's thread";
-        if (split.counted.empty()) {
-            std::string message = "KernelPolicy counted no GPU work " + where + " between start and stop";
-            if (!by_marks()) message += " (" + std::to_string(log_.correlations.size()) + " launch calls seen)";
-            if (!split.elsewhere.empty())
-                message += std::string(by_marks() ? "; work launched in the process meanwhile ran on other streams: "
-                                                  : "; the scope's thread launched on other streams: ") +
-                           cupti::describe_activities(split.elsewhere);
-            found.push_back(make_finding(codes::kernel_no_activity, message + ": the duration is 0",
-                                         {{"launch_calls", static_cast<double>(log_.correlations.size())},
-                                          {"elsewhere", static_cast<double>(split.elsewhere.size())}}));
-        } else if (!split.elsewhere.empty()) {
-            found.push_back(make_finding(
-                codes::kernel_activity_elsewhere,
-                std::string(by_marks() ? "work launched in the process between the scope's start and stop (by this or "
-                                         "another thread) ran on other streams or devices, not counted: "
-                                       : "counted work ran on another device than the timed stream's: ") +
-                    cupti::describe_activities(split.elsewhere),
-                {{"activities", static_cast<double>(split.elsewhere.size())}}));
-        }
-        if (dropped > 0)
-            found.push_back(make_finding(codes::kernel_records_dropped,
-                                         "CUPTI dropped " + std::to_string(dropped) +
-                                             " activity records while this scope ran (it had no buffer space for them: "
-                                             "out of memory, or its buffers were full): the activity list and the "
-                                             "busy time may miss work",
-                                         {{"dropped_records", static_cast<double>(dropped)}}));
-        if (missing > 0)
-            found.push_back(make_finding(codes::kernel_records_late,
-                                         std::to_string(missing) + " of the scope's " +
-                                             std::to_string(log_.expected.size()) +
-                                             " launch calls had no activity record " +
-                                             std::to_string(record_wait.count()) +
-                                             " ms after their work had finished: the busy time and the activity "
-                                             "list miss that work",
-                                         {{"missing_records", static_cast<double>(missing)},
-                                          {"launch_calls", static_cast<double>(log_.expected.size())}}));
+        KernelRecordsSeen seen;
+        seen.where = filter_.stream_only ? "enqueued on the timed stream (CUPTI stream " + std::to_string(filter_.stream) +
+                                               ", device " + std::to_string(filter_.device) + ")"
+                                         : "launched by the scope's thread";
+        seen.by_marks = by_marks();
+        seen.launch_calls = log_.correlations.size();
+        seen.expected_records = log_.expected.size();
+        seen.counted = split.counted.size();
+        seen.elsewhere = split.elsewhere;
+        seen.dropped = dropped;
+        seen.missing = missing;
+        seen.record_wait = record_wait;
+        Findings found = check_kernel_records(seen);
         // Other processes on the device (NVML, read here at most every 250 ms: after the interval, whose reading
         // is the GPU's own and does not see the host's time).
         if (!split.counted.empty() && filter_.device >= 0) {
@@ -367,46 +334,7 @@ private:
         }
         if (!split.counted.empty()) {
             const int sms = sm_count(filter_.device >= 0 ? filter_.device : device_);
-            const cupti::WorkBeside beside = cupti::work_beside(split.counted, others, sms);
-            if (!beside.overlaps.empty()) {
-                const std::vector<cupti::Overlap>& overlaps = beside.overlaps;
-                std::string list;
-                for (std::size_t i = 0; i < overlaps.size() && i < 4; ++i)
-                    list += (i ? ", " : "") + overlaps[i].name + " (stream " + std::to_string(overlaps[i].stream) + ", " +
-                            to_string(Duration::from_ns(static_cast<double>(overlaps[i].overlap_ns))) + " overlap)";
-                if (overlaps.size() > 4) list += " and " + std::to_string(overlaps.size() - 4) + " more";
-                // The number that matters first: work beside the scope's lengthens its reading by at most the time
-                // both ran.
-                const std::string how_long = "work of other streams ran beside the scope's for " +
-                                             to_string(Duration::from_ns(static_cast<double>(beside.overlapped_ns))) +
-                                             " of its " +
-                                             to_string(Duration::from_ns(static_cast<double>(beside.busy_ns)));
-                const std::vector<Evidence> evidence = {
-                    {"overlapping_activities", static_cast<double>(overlaps.size())},
-                    {"largest_overlap_ns", static_cast<double>(overlaps.front().overlap_ns)},
-                    {"overlapped_ns", static_cast<double>(beside.overlapped_ns)},
-                    {"busy_ns", static_cast<double>(beside.busy_ns)},
-                    {"sm_count", static_cast<double>(sms)}};
-                if (beside.may_stretch())
-                    found.push_back(make_finding(codes::concurrent_work_overlapped,
-                                                 how_long + ", sharing its SMs or memory (more blocks than SMs "
-                                                            "together, kernels on more than an eighth of the SMs, or "
-                                                            "a copy): the reading may be up to that much longer than "
-                                                            "the work alone: " + list,
-                                                 evidence));
-                else
-                    // Kernels whose blocks all had SMs of their own left readings within about 1 us on an H100;
-                    // an overlap under the floor cannot lengthen a reading by more than itself.
-                    found.push_back(make_finding(codes::concurrent_work_beside,
-                                                 how_long + ", " +
-                                                     (beside.fits ? "their blocks and the scope's fitting on separate "
-                                                                    "SMs (" + std::to_string(sms) +
-                                                                    "), theirs on at most an eighth, with no copy"
-                                                                  : "too briefly to lengthen the reading by more than "
-                                                                    "that") +
-                                                     ": " + list,
-                                                 evidence));
-            }
+            if (auto f = check_work_beside(cupti::work_beside(split.counted, others, sms), sms)) found.push_back(std::move(*f));
         }
         return found;
     }
@@ -535,7 +463,7 @@ Measurement KernelPolicy::stop(std::source_location where) { return stop_at(Call
 Measurement KernelPolicy::stop_at(const CallSite& site) {
     if (!unavailable_.empty()) {
         Measurement m = Measurement::failure(name, "CUPTI is unavailable: " + unavailable_, device_);
-        handle_findings(m, {make_finding(codes::cupti_unavailable, "KernelPolicy measured nothing: " + unavailable_)}, site);
+        handle_findings(m, {cupti_unavailable_finding(unavailable_)}, site);
         return m;
     }
     if (!scope_) throw TimerError("gpuchrono: KernelPolicy::stop() without start()");

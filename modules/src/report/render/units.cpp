@@ -36,16 +36,7 @@ int decimals_for(std::span<const double> values, const TimeUnit& unit, int max_d
     return std::clamp(3 - digits_before_point, 0, max_decimals);
 }
 
-std::string format_number(double value, int significant) {
-    if (std::isnan(value)) return "-";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    const double a = std::fabs(value);
-    if (a != 0.0 && (a >= 1e7 || a < 1e-3)) return detail::scientific_text(value, significant);
-    if (a < 1e7 && value == std::floor(value)) return detail::fixed_text(value, 0);  // whole numbers (block counts, MHz) print whole
-    const int before = a == 0.0 ? 1 : static_cast<int>(std::floor(std::log10(a))) + 1;
-    const int decimals = std::max(0, significant - before);
-    return detail::fixed_text(value, decimals);
-}
+std::string format_number(double value, int significant) { return detail::number_text(value, significant); }
 
 std::string format_fixed(double value, int decimals) {
     if (std::isnan(value)) return "-";

@@ -69,16 +69,9 @@ void apply_clock(BlockSamples& samples);
 ProbeOverhead overhead_from_calibration(std::span<const BlockSample> samples, std::uint32_t plain_regions,
                                         std::uint32_t threads_per_block);
 
-// Findings that need the timer step: samples shorter per interval than 30 %globaltimer steps (docs/pitfalls-catalog.md
-// row 17), and a kernel span that short.
-Findings resolution_findings(const BlockSamples& samples);
-
-// Fewer %globaltimer steps than this per interval and a time is quantised by more than ~3%.
-inline constexpr double min_timer_steps = 30.0;
-
 // Everything a DeviceClockPolicy measurement reports about its samples, in this order: what decoding found
-// (`decoded`: a changed SM, dropped records), resolution_findings, then check_block_samples
-// (check_device_clock.hpp: clocks running backwards, a partial last wave, block start spread). `samples` must
+// (`decoded`: a changed SM, dropped records), then check_timer_resolution and check_block_samples
+// (check_device_clock.hpp: too few timer steps, clocks running backwards, a partial last wave, block start spread). `samples` must
 // be complete: timer step, SM count and resident blocks per SM filled in.
 Findings measurement_findings(Findings decoded, const BlockSamples& samples);
 

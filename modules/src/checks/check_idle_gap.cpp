@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "policies/kernel/idle_gap_finding.hpp"
-
-#include <gpuchrono/core/finding_catalog.hpp>
+#include "checks/check_idle_gap.hpp"
 #include <gpuchrono/core/duration.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 
 #include <string>
 
