@@ -5,6 +5,8 @@ from typing import Optional, Union
 
 PathLike = Union[str, os.PathLike[str]]
 
+__all__ = ["CheckResult", "History", "HistoryError", "Point"]
+
 class HistoryError(RuntimeError): ...
 
 @dataclass(frozen=True)
