@@ -5,6 +5,7 @@
 // result_columns; a combination asv could not measure (null) is left out.
 #include "history/run_formats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <vector>

@@ -4,6 +4,7 @@
 
 #include "history/baseline_level.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
