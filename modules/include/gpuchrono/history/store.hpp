@@ -84,8 +84,8 @@ public:
     // reading and parsing every sample of a long history.
     virtual std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest = 0,
                                             bool samples_when_no_ci = false) = 0;
-    // points() of every series at once, keyed by series id, in one query (a window over each series' newest runs)
-    // rather than one per series: what the CI gate reads of a history of thousands of series.
+    // points() of every series at once, keyed by series id, in one query (an index range per series) rather than
+    // one per series: what the CI gate reads of a history of thousands of series.
     virtual std::map<std::int64_t, std::vector<StoredPoint>> points_of_every_series(std::size_t newest = 0,
                                                                                     bool samples_when_no_ci = false) = 0;
 
