@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How the performance history scales: a history of S series x C commits (default 1,000 x 10,000, medians and CIs,
 // no samples) is written commit by commit, then the table gives the time of what CI and people do with it: `add`
-// of one commit's report, `check` of the newest commit, `show` of one series. SQLite in a temporary folder, and
-// PostgreSQL beside it (a server started as the history's tests start theirs) with --postgresql.
+// of one commit's report, `check` of the newest commit (and the part of it that reads every series' newest runs),
+// `show` of one series. SQLite in a temporary folder, and PostgreSQL beside it (a server started as the history's
+// tests start theirs) with --postgresql.
 //
 //     bench_history_scale [--series S] [--commits C] [--postgresql]
 #include "history/history_databases.hpp"
@@ -76,6 +77,10 @@ void bench(const std::string& backend, const std::string& db, int series, int co
     auto start = std::chrono::steady_clock::now();
     const auto verdict = check_history(*store);
     const double check = seconds_since(start);
+    // Of check's time, what reading the newest runs of every series takes (the rest is the change detection).
+    start = std::chrono::steady_clock::now();
+    const auto read = store->points_of_every_series(CheckOptions{}.newest_runs, true);
+    const double reading = seconds_since(start);
     start = std::chrono::steady_clock::now();
     const auto s = store->find_series("suite/series 7");
     const auto points = store->points(s->id);
@@ -86,6 +91,8 @@ void bench(const std::string& backend, const std::string& db, int series, int co
     std::printf("| %-34s | %12s | %10s | %s |\n|---|---|---|---|\n", "operation", "time", "target", "");
     row("add of one commit's report (median)", median(adds), 0.5);
     row("check of the newest commit", check, 2.0);
+    std::printf("| %-34s | %10.3f s | %10s | %zu series in one query |\n", "  of which: reading the newest runs", reading,
+                "", read.size());
     row("show of one series", show, 0.1);
     if (text.empty()) std::printf("show printed nothing\n");
 }

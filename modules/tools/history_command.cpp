@@ -5,12 +5,17 @@
 //     gpuchrono history check [--latest | --since REF]                      the CI gate: exit 1 on a regression
 //     gpuchrono history show SERIES                                         a series as a table and a sparkline
 //     gpuchrono history page OUT/ [--commit-url URL]                        OUT/index.html: trends and changes
-//     gpuchrono history export --format csv|bmf [--commit SHA]             the history in other tools' formats
+//     gpuchrono history export --format csv|bmf|asv|pytest-benchmark [--commit SHA]   in other tools' formats
+//     gpuchrono history bisect --series S --good REF [--report FILE] -- COMMAND...   a `git bisect run` step
 //     gpuchrono history alias EXPERIMENT/OLD NEW                            a renamed series keeps its history
 //     gpuchrono history series                                              the series kept
 // Every subcommand takes --db PATH|postgresql://... (default: GPUCHRONO_HISTORY, else .gpuchrono/history.db).
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,7 +23,13 @@
 
 #include "commands.hpp"
 
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
 #if GPUCHRONO_WITH_HISTORY
+#include "history/bisect.hpp"
 #include "history/check.hpp"
 #include "history/export.hpp"
 #include "history/history_page.hpp"
@@ -33,14 +44,19 @@ using namespace gpuchrono::history;
 int usage(std::FILE* to) {
     std::fputs("usage: gpuchrono history COMMAND ... [--db PATH|postgresql://...]\n"
                "  add REPORT|FOLDER... [--commit SHA] [--branch B]  keeps the runs of reports (gpuchrono's, pytest-benchmark's,\n"
-               "                                                    Google Benchmark's JSON) under their commit (default: git HEAD)\n"
+               "                                                    Google Benchmark's JSON, asv's results) under their commit\n"
+               "                                                    (default: git HEAD), all in one transaction\n"
                "  check [--latest | --since REF]                    exit 1 on a regression the newest commit(s) brought,\n"
                "                                                    0 on none, 2 when it cannot judge\n"
                "  show SERIES                                       a series (EXPERIMENT/NAME or NAME) as a table and a sparkline\n"
                "  page OUT/ [--commit-url URL]                      OUT/index.html: a trend per series, its CI band and changes\n"
                "                                                    (URL: a commit's address with {hash} in it)\n"
-               "  export --format csv|bmf [--commit SHA]            every run as CSV, or one commit's (default: the newest)\n"
-               "                                                    in Bencher's Metric Format, to standard output\n"
+               "  export --format csv|bmf|asv|pytest-benchmark      every run as CSV, or one commit's (--commit SHA, default:\n"
+               "         [--commit SHA]                             the newest) as BMF, asv results or pytest-benchmark JSON,\n"
+               "                                                    to standard output\n"
+               "  bisect --series S --good REF [--report FILE]      for `git bisect run`: runs COMMAND (it writes FILE, default\n"
+               "         [--threshold T] -- COMMAND...              report.json), compares series S with the good commit's runs\n"
+               "                                                    on this machine: exit 0 good, 1 slower, 125 cannot judge\n"
                "  alias EXPERIMENT/OLD NEW                          reads the old name of a renamed series as the new one\n"
                "  series                                            the series the history keeps\n"
                "The database: --db, else GPUCHRONO_HISTORY, else .gpuchrono/history.db (SQLite).\n",
@@ -50,9 +66,11 @@ int usage(std::FILE* to) {
 
 struct Arguments {
     std::string db = default_store_location();
-    std::string commit, branch, since, commit_url, format;
+    std::string commit, branch, since, commit_url, format, series, good, report = "report.json";
+    double threshold = 0.01;
     bool latest = false;
     std::vector<std::string> positional;
+    std::vector<std::string> command;  // after "--": what bisect runs
 };
 
 Arguments parse(int argc, char** argv) {
@@ -63,7 +81,21 @@ Arguments parse(int argc, char** argv) {
             if (i + 1 >= argc) throw std::invalid_argument(std::string(name) + " needs a value");
             return argv[++i];
         };
+        if (arg == "--") {
+            for (++i; i < argc; ++i) a.command.emplace_back(argv[i]);
+            break;
+        }
         if (arg == "--db") a.db = value("--db");
+        else if (arg == "--series") a.series = value("--series");
+        else if (arg == "--good") a.good = value("--good");
+        else if (arg == "--report") a.report = value("--report");
+        else if (arg == "--threshold") {
+            const std::string text = value("--threshold");
+            char* end = nullptr;
+            a.threshold = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(a.threshold >= 0) || a.threshold > 10)
+                throw std::invalid_argument("--threshold needs a relative change such as 0.02 (2%), not '" + text + "'");
+        }
         else if (arg == "--commit") a.commit = value("--commit");
         else if (arg == "--branch") a.branch = value("--branch");
         else if (arg == "--since") a.since = value("--since");
@@ -83,9 +115,10 @@ int add(const Arguments& a) {
     std::vector<RunRecord> runs;
     for (const auto& given : a.positional)
         for (const auto& file : report_files(given)) runs.push_back(read_run(file, {a.commit, a.branch}));
+    // One transaction for them all: a run the store refuses (a unit that changed) leaves none of them written.
     auto store = open_store(a.db);
+    store->add_all(runs);
     for (const auto& run : runs) {
-        store->add(run);
         std::printf("added %s: %zu series at commit %s to %s\n", run.report_path.c_str(), run.points.size(),
                     run.commit.hash.substr(0, 12).c_str(), store->location().c_str());
     }
@@ -136,12 +169,96 @@ int page(const Arguments& a) {
 }
 
 int export_history(const Arguments& a) {
-    if (a.format != "csv" && a.format != "bmf")
-        throw std::invalid_argument("export needs --format csv or --format bmf" +
+    if (a.format != "csv" && a.format != "bmf" && a.format != "asv" && a.format != "pytest-benchmark")
+        throw std::invalid_argument("export needs --format csv, bmf, asv or pytest-benchmark" +
                                     (a.format.empty() ? std::string() : ", not '" + a.format + "'"));
     auto store = open_store(a.db);
-    std::fputs((a.format == "csv" ? export_csv(*store) : export_bmf(*store, a.commit)).c_str(), stdout);
+    const std::string text = a.format == "csv" ? export_csv(*store)
+        : a.format == "bmf"                    ? export_bmf(*store, a.commit)
+        : a.format == "asv"                    ? export_asv(*store, a.commit)
+                                               : export_pytest_benchmark(*store, a.commit);
+    std::fputs(text.c_str(), stdout);
     return 0;
+}
+
+// The command's exit status, or why it did not run (no shell between: its arguments are passed as given).
+int run_command(const std::vector<std::string>& command, std::string& why_not) {
+    std::vector<std::string> args = command;
+    std::vector<char*> argv;
+    for (auto& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (const int error = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ); error != 0) {
+        why_not = "cannot start '" + command[0] + "': " + std::strerror(error);
+        return -1;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+    }
+    if (WIFSIGNALED(status)) {
+        why_not = "'" + command[0] + "' was ended by signal " + std::to_string(WTERMSIG(status));
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+// Exit codes for `git bisect run`: 0 good, 1 bad, 125 skip this commit; 128 stops the bisect (a mistake in its
+// setup that every commit would meet).
+constexpr int bisect_abort = 128;
+
+int bisect(const Arguments& a) {
+    const auto stop = [](const std::string& why) {
+        std::fprintf(stderr, "gpuchrono history bisect: %s (stopping the bisect)\n", why.c_str());
+        return bisect_abort;
+    };
+    if (a.series.empty() || a.good.empty() || a.command.empty())
+        return stop("needs --series NAME, --good REF and, after --, the command that writes the report");
+    std::unique_ptr<Store> store;
+    BisectOptions options;
+    options.series = a.series;
+    options.threshold = a.threshold;
+    options.good = a.good;
+    // A branch or tag names its commit through git, where the command runs in the repository.
+    if (const auto c = commit_from_git(".", a.good)) options.good = c->hash;
+    try {
+        store = open_store(a.db);
+        if (!store->find_series(a.series)) return stop("the history " + store->location() + " has no series '" + a.series + "'");
+    } catch (const std::exception& e) {
+        return stop(e.what());
+    }
+    const std::filesystem::path report = a.report;
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(report, ec);
+    const auto written_before = existed ? std::filesystem::last_write_time(report, ec) : std::filesystem::file_time_type{};
+    std::string why_not;
+    const int status = run_command(a.command, why_not);
+    if (status < 0) return stop(why_not);
+    if (status != 0) {
+        std::printf("history bisect: cannot judge this commit: '%s' exited with %d (a build or run that fails is "
+                    "skipped)\n", a.command[0].c_str(), status);
+        return 125;
+    }
+    if (!std::filesystem::exists(report, ec) || (existed && std::filesystem::last_write_time(report, ec) == written_before)) {
+        std::printf("history bisect: cannot judge this commit: '%s' wrote no new %s (give the report's path with "
+                    "--report)\n", a.command[0].c_str(), report.string().c_str());
+        return 125;
+    }
+    RunRecord measured;
+    try {
+        // The commit under test is not stored: a label spares asking git about it.
+        measured = read_run(report, {"bisect-candidate", ""});
+    } catch (const HistoryError& e) {
+        std::printf("history bisect: cannot judge this commit: %s\n", e.what());
+        return 125;
+    }
+    BisectResult r;
+    try {
+        r = judge_against_good(*store, measured, options);
+    } catch (const HistoryError& e) {
+        return stop(e.what());
+    }
+    std::printf("history bisect: %s\n", r.sentence.c_str());
+    return r.exit_code();
 }
 
 int alias(const Arguments& a) {
@@ -175,15 +292,14 @@ int history_main(int argc, char** argv) {
         if (command == "page") return page(a);
         if (command == "export") return export_history(a);
         if (command == "alias") return alias(a);
+        if (command == "bisect") return bisect(a);
         if (command == "series") return list(a);
         std::fprintf(stderr, "gpuchrono history: unknown command '%s'\n", argv[1]);
         return usage(stderr);
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "gpuchrono history %s: %s\n", argv[1], e.what());
-        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpuchrono history %s: %s\n", argv[1], e.what());
-        return 2;
+        // Under `git bisect run` an exit of 2 would mark the commit bad: a mistake in the command stops the bisect.
+        return command == "bisect" ? 128 : 2;
     }
 }
 #else

@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 import gpuchrono
+import gpuchrono.history
 from gpuchrono import Verdict
 from gpuchrono.pytest_plugin import GpuBenchmark
 
@@ -38,7 +39,11 @@ def typed_use() -> float:
     gpuchrono.testing.assert_not_slower(s, s)
     version: str = gpuchrono.__version__
     reason: str | None = gpuchrono.no_device_reason()
-    del text, kernels, paths, version, reason, same, named, p_value
+    history = gpuchrono.history.History("h.db", command="/usr/local/bin/gpuchrono")
+    gate: gpuchrono.history.CheckResult = history.check(since="main")
+    medians: list[float] = [point.median for point in history.points("measurements/spin 20us")]
+    added: list[str] = history.add("out/", commit="HEAD")
+    del text, kernels, paths, version, reason, same, named, p_value, gate, medians, added
     return float(samples.sum()) + s.median_ns
 
 

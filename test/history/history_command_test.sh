@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # `gpuchrono history` as CI calls it: exit statuses, refusals that write nothing, and on the shared H100 history
-# (when it is there) the gate failing where `spin 20us` got slower and `show` marking the change.
+# (when it is there) the gate failing where `spin 20us` got slower and `show` marking the change; asv results
+# read and every export format written; bisect's exit statuses for `git bisect run`.
 # Usage: history_command_test.sh GPUCHRONO SOURCE_DIR
 set -uo pipefail
 gpuchrono=$1
@@ -43,6 +44,50 @@ contains "kernels/tests/test_kernels.py::test_saxpy[1M] (ns)" "the pytest-benchm
 expect 2 "an unknown option is refused" "$gpuchrono" history check --sincere --db "$db"
 expect 2 "a server that does not answer" "$gpuchrono" history series --db "postgresql://nobody:secret@127.0.0.1:1/none"
 if grep -q secret "$tmp/out"; then echo "FAILED: a password was printed"; failures=$((failures + 1)); fi
+
+# asv's results folder is read as asv keeps it; each export format is written and the JSON ones parse.
+expect 0 "an asv results folder is added" "$gpuchrono" history add "$source_dir/test/data/history/asv-results" --db "$db"
+contains "5 series at commit 9c1e4b7a2d3f" "the asv results file's series and commit"
+for format in asv pytest-benchmark; do
+  expect 0 "export as $format" "$gpuchrono" history export --format "$format" --db "$db"
+  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" || { echo "FAILED: the $format export is not JSON"; failures=$((failures + 1)); }
+done
+expect 2 "an unknown export format is refused" "$gpuchrono" history export --format xml --db "$db"
+
+# bisect: the good commit's runs (three processes, 0.4% apart) against a fresh report the command writes.
+bisect_db="$tmp/bisect.db"
+cat > "$tmp/scaled_run.py" <<'PY'
+# scaled_run.py SOURCE TARGET COMMIT FACTOR: the pytest-benchmark file at COMMIT, each benchmark's median times
+# FACTOR with 20 rounds spread +-0.5% about it
+import json, sys
+source, target, commit, factor = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+d = json.load(open(source))
+d["commit_info"]["id"] = commit
+for b in d["benchmarks"]:
+    median = b["stats"]["median"] * factor
+    b["stats"]["data"] = [median * (1 + 0.0005 * (i - 10)) for i in range(20)]
+    b["stats"].update(median=median, min=min(b["stats"]["data"]), max=max(b["stats"]["data"]), rounds=20)
+json.dump(d, open(target, "w"))
+PY
+write_run() { python3 "$tmp/scaled_run.py" "$source_dir/test/data/history/pytest-benchmark.json" "$@"; }
+for process in 1 2 3; do
+  write_run "$tmp/good$process.json" good0001 "1.00$((process * 2))"
+  "$gpuchrono" history add "$tmp/good$process.json" --db "$bisect_db" >/dev/null || { echo "FAILED: add of a good run"; failures=$((failures + 1)); }
+done
+series="kernels/tests/test_kernels.py::test_saxpy[1M]"
+bisect() { "$gpuchrono" history bisect --series "$series" --good good0001 --report "$tmp/bisect/report.json" --db "$bisect_db" "$@"; }
+mkdir -p "$tmp/bisect"
+expect 1 "bisect: 10% slower is bad" bisect -- python3 "$tmp/scaled_run.py" "$source_dir/test/data/history/pytest-benchmark.json" "$tmp/bisect/report.json" candidate 1.10
+contains "bad: $series is slower by +9.5" "bisect says how much slower (1.10 against the good runs about 1.004)"
+expect 0 "bisect: as fast is good" bisect -- python3 "$tmp/scaled_run.py" "$source_dir/test/data/history/pytest-benchmark.json" "$tmp/bisect/report.json" candidate 1.004
+contains "good: $series" "bisect says good"
+expect 125 "bisect: a command that fails is skipped" bisect -- false
+expect 125 "bisect: a command that writes no new report is skipped" bisect -- true
+contains "wrote no new" "bisect says the report is old"
+expect 128 "bisect: an unknown series stops the bisect" "$gpuchrono" history bisect --series nothing --good good0001 --db "$bisect_db" -- true
+expect 128 "bisect: an unknown good commit stops the bisect" "$gpuchrono" history bisect --series "$series" --good f00 \
+  --report "$tmp/bisect/report.json" --db "$bisect_db" -- python3 "$tmp/scaled_run.py" "$source_dir/test/data/history/pytest-benchmark.json" "$tmp/bisect/report.json" candidate 1
+expect 128 "bisect: no command stops the bisect" "$gpuchrono" history bisect --series "$series" --good good0001 --db "$bisect_db"
 
 archive=""
 for candidate in "${GPUCHRONO_SHARED_DATA:-}" "$source_dir/shared/data" "$source_dir/../shared/data"; do

@@ -5,6 +5,7 @@
 
 #include "history_databases.hpp"
 
+#include "history/export.hpp"
 #include "history/ingest.hpp"
 #include "history/store.hpp"
 #include <gpuchrono/report/job_merge.hpp>
@@ -206,6 +207,94 @@ BOOST_AUTO_TEST_CASE(commit_from_the_repository) {
     BOOST_TEST(run.commit.branch == "trunk");
     BOOST_TEST(run.commit.graph_position.value_or(-1) == 2);
     BOOST_TEST(!run.commit.author_time.empty());
+    // An older commit given with --commit: HEAD's branch is not its branch, so none is recorded.
+    const auto older = read_run(repo / "out" / "report.json", {"HEAD~1", ""});
+    BOOST_TEST(older.commit.subject == "first");
+    BOOST_TEST(older.commit.branch.empty());
+    BOOST_TEST(older.commit.graph_position.value_or(-1) == 1);
+    // HEAD given by its hash is still HEAD: its branch is known.
+    BOOST_TEST(read_run(repo / "out" / "report.json", {run.commit.hash, ""}).commit.branch == "trunk");
+    BOOST_TEST(read_run(repo / "out" / "report.json", {run.commit.hash, "release"}).commit.branch == "release");
+}
+
+BOOST_AUTO_TEST_CASE(asv_results) {
+    // asv's own file: Python's -Infinity where asv had too few runs for a CI, a parameter combination that failed
+    // (null), a memory benchmark in bytes.
+    const auto folder = data / "asv-results";
+    const auto files = report_files(folder);
+    BOOST_TEST_REQUIRE(files.size() == 1u);  // machine.json is not a result
+    const auto run = read_run(files[0]);
+    BOOST_TEST(run.source_format == "asv");
+    BOOST_TEST(run.commit.hash == "9c1e4b7a2d3f5e6a7b8c9d0e1f2a3b4c5d6e7f80");
+    BOOST_TEST(run.run_time == "2026-11-27T12:00:00Z");
+    BOOST_TEST(*run.fingerprint.host_cpu == "AMD EPYC 9454 48-Core Processor");
+    BOOST_TEST_REQUIRE(run.points.size() == 5u);
+    const auto& small = run.points[0];
+    BOOST_TEST(small.experiment == "asv");
+    BOOST_TEST(small.series == "bench_kernels.Saxpy.time_saxpy(1048576)");
+    BOOST_TEST(small.unit == "ns");
+    BOOST_TEST(small.median == 20500.0, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(*small.ci_low == 20000.0, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(*small.ci_high == 21000.0, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(small.n == 5u);
+    BOOST_TEST(small.samples.size() == 5u);
+    BOOST_TEST(run.points[1].series == "bench_kernels.Saxpy.time_saxpy(4194304)");
+    BOOST_TEST(run.points[1].median == 81000.0, boost::test_tools::tolerance(1e-9));
+    const auto& sum = run.points[2];  // the 16 Mi combination failed: not kept
+    BOOST_TEST(sum.series == "bench_kernels.Reduce.time_sum");
+    BOOST_TEST(!sum.ci_low.has_value());  // asv's infinite CI is no CI
+    BOOST_TEST(sum.n == 2u);
+    BOOST_TEST(run.points[4].series == "bench_kernels.Memory.peakmem_buffers('float64')");
+    BOOST_TEST(run.points[4].unit == "bytes");
+    BOOST_TEST(run.points[4].median == 1610612736.0);
+}
+
+BOOST_AUTO_TEST_CASE(asv_results_malformed) {
+    history_test::TempFolder folder;
+    std::string text = text_of(data / "asv-results" / "h100-runner" / "9c1e4b7a-virtualenv-py3.12-cupy.json");
+    const auto at = text.find("[[805306368.0, 1610612736.0]");
+    BOOST_TEST_REQUIRE(at != std::string::npos);
+    text.replace(at, 28, "[[805306368.0]");  // one value for two parameter combinations
+    write_text(folder.path() / "result.json", text);
+    BOOST_CHECK_EXCEPTION(read_run(folder.path() / "result.json"), HistoryError, [](const HistoryError& e) {
+        const std::string m = e.what();
+        BOOST_TEST_MESSAGE(m);
+        return m.find("result.json") != std::string::npos &&
+               m.find("bench_kernels.Memory.peakmem_buffers[result]") != std::string::npos &&
+               m.find("2 parameter combinations") != std::string::npos;
+    });
+}
+
+BOOST_AUTO_TEST_CASE(exports_read_back) {
+    // What export writes for pytest-benchmark and asv is read back by add as those tools' files.
+    history_test::TempFolder folder;
+    auto store = open_store((folder.path() / "h.db").string());
+    auto run = read_run(write_report(folder.path()), {"c0ffee", "main"});
+    store->add(run);
+    write_text(folder.path() / "pytest.json", export_pytest_benchmark(*store));
+    const auto pytest = read_run(folder.path() / "pytest.json");
+    BOOST_TEST(pytest.source_format == "pytest-benchmark");
+    BOOST_TEST(pytest.commit.hash == "c0ffee");
+    BOOST_TEST(pytest.commit.branch == "main");
+    BOOST_TEST_REQUIRE(pytest.points.size() == 1u);
+    BOOST_TEST(pytest.points[0].experiment == "measurements");
+    BOOST_TEST(pytest.points[0].series == "spin 20us");
+    BOOST_TEST(pytest.points[0].median == 20432.0, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(pytest.points[0].n == 5u);
+    BOOST_TEST(pytest.points[0].samples.size() == 5u);
+
+    std::filesystem::create_directories(folder.path() / "asv" / "box");
+    write_text(folder.path() / "asv" / "box" / "machine.json", "{}");
+    write_text(folder.path() / "asv" / "box" / "c0ffee-gpuchrono.json", export_asv(*store, "c0f"));
+    const auto asv = read_run(report_files(folder.path() / "asv").at(0));
+    BOOST_TEST(asv.source_format == "asv");
+    BOOST_TEST(asv.commit.hash == "c0ffee");
+    BOOST_TEST_REQUIRE(asv.points.size() == 1u);
+    BOOST_TEST(asv.points[0].series == "measurements.spin 20us");
+    BOOST_TEST(asv.points[0].median == 20432e-9, boost::test_tools::tolerance(1e-9));  // seconds, as asv keeps them
+    BOOST_TEST(*asv.points[0].ci_high == 20464e-9, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(asv.points[0].samples.size() == 5u);
+    BOOST_CHECK_THROW(export_asv(*store, "deadbeef"), HistoryError);
 }
 
 BOOST_AUTO_TEST_CASE(folder_of_reports) {

@@ -101,6 +101,61 @@ void unit_change_refused(Backend backend) {
     BOOST_TEST(store->points(store->find_series("spin 20us")->id).size() == 1u);
 }
 
+void folder_added_whole_or_not_at_all(Backend backend) {
+    history_test::TempFolder folder;
+    auto store = open_store(history_test::fresh_database(backend, folder));
+    store->add(made_up_run("aaa111", 100));
+    // A folder's reports: the third is refused (its unit changed), so neither of the first two is kept.
+    auto refused = made_up_run("ddd444", 100);
+    refused.points[0].unit = "bytes/s";
+    const std::vector<RunRecord> with_a_bad_one = {made_up_run("bbb222", 101, "spin 5us"), made_up_run("ccc333", 102),
+                                                   refused};
+    BOOST_CHECK_THROW(store->add_all(with_a_bad_one), HistoryError);
+    BOOST_TEST(store->commits().size() == 1u);
+    BOOST_TEST(!store->find_series("spin 5us").has_value());
+    BOOST_TEST(store->points(store->find_series("spin 20us")->id).size() == 1u);
+    // Without the bad one, all are kept.
+    const auto ids = store->add_all({with_a_bad_one[0], with_a_bad_one[1]});
+    BOOST_TEST(ids.size() == 2u);
+    BOOST_TEST(store->commits().size() == 3u);
+    BOOST_TEST(store->points(store->find_series("spin 20us")->id).size() == 2u);
+}
+
+void every_series_in_one_read(Backend backend) {
+    history_test::TempFolder folder;
+    auto store = open_store(history_test::fresh_database(backend, folder));
+    for (int c = 0; c < 6; ++c) {
+        auto run = made_up_run("commit" + std::to_string(c), 100 + c);
+        if (c % 2 == 0) run.points.push_back(made_up_run("x", 200 + c, "spin 5us").points[0]);
+        if (c == 5) run.points[0].ci_low.reset();  // its samples are read: it has no CI
+        store->add(run);
+    }
+    store->add(made_up_run("commit5", 106));  // a second run of the newest commit
+    // What one query of every series gives is what a query per series gives, newest window or whole.
+    for (const std::size_t newest : {std::size_t{0}, std::size_t{2}, std::size_t{3}, std::size_t{50}}) {
+        const auto every = store->points_of_every_series(newest, true);
+        BOOST_TEST(every.size() == 2u);
+        for (const auto& s : store->series()) {
+            const auto one = store->points(s.id, newest, true);
+            BOOST_TEST_REQUIRE(every.count(s.id) == 1u);
+            const auto& together = every.at(s.id);
+            BOOST_TEST_REQUIRE(together.size() == one.size());
+            for (std::size_t i = 0; i < one.size(); ++i) {
+                BOOST_TEST(together[i].run_id == one[i].run_id);
+                BOOST_TEST(together[i].commit == one[i].commit);
+                BOOST_TEST(together[i].median == one[i].median);
+                BOOST_TEST(together[i].samples == one[i].samples, boost::test_tools::per_element());
+            }
+        }
+    }
+    const auto spin = store->find_series("spin 20us")->id;
+    const auto newest_two = store->points_of_every_series(2, true).at(spin);
+    BOOST_TEST_REQUIRE(newest_two.size() == 2u);
+    BOOST_TEST(newest_two[0].commit == "commit5");
+    BOOST_TEST(newest_two[0].samples.size() == 3u);
+    BOOST_TEST(newest_two[1].median == 106.0);
+}
+
 void commits_out_of_time_order(Backend backend) {
     history_test::TempFolder folder;
     auto store = open_store(history_test::fresh_database(backend, folder));
@@ -191,6 +246,8 @@ void newer_schema_refused(Backend backend) {
 #define HISTORY_STORE_CASES(backend)                                   \
     BOOST_AUTO_TEST_CASE(round_trip_case) { round_trip(backend); }     \
     BOOST_AUTO_TEST_CASE(unit_change) { unit_change_refused(backend); } \
+    BOOST_AUTO_TEST_CASE(folder_in_one_transaction) { folder_added_whole_or_not_at_all(backend); } \
+    BOOST_AUTO_TEST_CASE(every_series_at_once) { every_series_in_one_read(backend); } \
     BOOST_AUTO_TEST_CASE(out_of_time_order) { commits_out_of_time_order(backend); } \
     BOOST_AUTO_TEST_CASE(alias) { alias_keeps_history(backend); }      \
     BOOST_AUTO_TEST_CASE(eight_concurrent_writers) { eight_writers(backend); } \

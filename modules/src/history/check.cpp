@@ -98,8 +98,9 @@ CheckResult check_history(Store& store, const CheckOptions& options) {
     std::vector<Judged> judged;
     std::vector<SeriesChange> candidates;
     const std::size_t needed = options.detection.min_points_before;
+    auto every_series = store.points_of_every_series(options.since.empty() ? options.newest_runs : 0, true);
     for (const auto& s : store.series()) {
-        auto points = store.points(s.id, options.since.empty() ? options.newest_runs : 0, true);
+        auto points = std::move(every_series[s.id]);
         std::size_t first_new = points.size();
         for (std::size_t i = 0; i < points.size(); ++i)
             if (newest.contains(points[i].commit)) {

@@ -63,8 +63,10 @@ std::optional<CommitInfo> commit_from_git(const std::filesystem::path& folder, c
     c.subject = line->substr(second + 1);
     if (const auto count = git(folder, {"rev-list", "--count", "--end-of-options", c.hash}))
         c.graph_position = std::strtoll(count->c_str(), nullptr, 10);
-    if (const auto branch = git(folder, {"rev-parse", "--abbrev-ref", "HEAD"}); branch && *branch != "HEAD")
-        c.branch = *branch;
+    // HEAD's branch is this commit's only when HEAD is this commit; an older commit's branch is not known here.
+    if (const auto head = git(folder, {"rev-parse", "HEAD"}); head && *head == c.hash)
+        if (const auto branch = git(folder, {"rev-parse", "--abbrev-ref", "HEAD"}); branch && *branch != "HEAD")
+            c.branch = *branch;
     return c;
 }
 

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace gpuchrono::history {
 namespace {
@@ -33,10 +34,45 @@ std::string read_text(const std::filesystem::path& file) {
     return std::move(text).str();
 }
 
+// Python's json module (asv, pytest-benchmark) writes NaN, Infinity and -Infinity, which JSON does not have:
+// outside strings they are read as null, the library's way of writing a figure that is not finite.
+std::string python_non_finite_as_null(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size()) out += text[++i];
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        bool replaced = false;
+        for (const std::string_view token : {"-Infinity", "Infinity", "NaN"})
+            if (text.compare(i, token.size(), token) == 0) {
+                out += "null";
+                i += token.size() - 1;
+                replaced = true;
+                break;
+            }
+        if (!replaced) out += c;
+    }
+    return out;
+}
+
 json::Json parse(const std::filesystem::path& file, const std::string& text) {
     try {
         return json::Json::parse(text);
     } catch (const json::Json::parse_error& e) {
+        if (text.find("Infinity") != std::string::npos || text.find("NaN") != std::string::npos) {
+            try {
+                return json::Json::parse(python_non_finite_as_null(text));
+            } catch (const json::Json::parse_error&) {
+                // Not that: the first error is the one to report.
+            }
+        }
         const bool at_end = e.byte >= text.size();
         throw HistoryError(file.string() + ": not valid JSON at byte " + std::to_string(e.byte) +
                            (at_end ? " (the file ends early: truncated?)" : ""));
@@ -70,9 +106,10 @@ RunRecord read_run(const std::filesystem::path& file, const IngestOptions& optio
         else if (schema == "gpuchrono-job") run = run_from_job(document);
         else if (document.contains("machine_info") && document.contains("benchmarks")) run = run_from_pytest_benchmark(document);
         else if (document.contains("context") && document.contains("benchmarks")) run = run_from_google_benchmark(document);
+        else if (is_asv_results(document)) run = run_from_asv(document);
         else
-            throw HistoryError(file.string() + ": not a report the history reads (a gpuchrono report or job, or the JSON "
-                               "of pytest-benchmark or Google Benchmark)");
+            throw HistoryError(file.string() + ": not a report the history reads (a gpuchrono report or job, the JSON "
+                               "of pytest-benchmark or Google Benchmark, or an asv results file)");
     } catch (const json::ReadError& e) {
         throw HistoryError(file.string() + ": " + e.what());
     } catch (const report::ReportError& e) {
@@ -104,10 +141,16 @@ std::vector<std::filesystem::path> report_files(const std::filesystem::path& fil
     for (auto it = std::filesystem::recursive_directory_iterator(file_or_folder, ec);
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
         const auto name = it->path().filename();
-        if (it->is_regular_file() && (name == "report.json" || name == "job.json")) found.push_back(it->path());
+        if (!it->is_regular_file()) continue;
+        // asv keeps a machine's results beside its machine.json, one file per commit and environment.
+        const bool asv_results = it->path().extension() == ".json" && name != "machine.json" &&
+                                 std::filesystem::is_regular_file(it->path().parent_path() / "machine.json");
+        if (name == "report.json" || name == "job.json" || asv_results) found.push_back(it->path());
     }
     if (ec) throw HistoryError(file_or_folder.string() + ": cannot list the folder: " + ec.message());
-    if (found.empty()) throw HistoryError(file_or_folder.string() + ": holds no report.json or job.json");
+    if (found.empty())
+        throw HistoryError(file_or_folder.string() + ": holds no report.json, job.json or asv results (MACHINE/*.json "
+                           "beside a machine.json)");
     std::sort(found.begin(), found.end());
     return found;
 }

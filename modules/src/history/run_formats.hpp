@@ -16,5 +16,7 @@ RunRecord run_from_report(std::string_view text);                 // gpuchrono-r
 RunRecord run_from_job(const json::Json& document);               // gpuchrono-job: a merged job
 RunRecord run_from_pytest_benchmark(const json::Json& document);  // pytest-benchmark --benchmark-json
 RunRecord run_from_google_benchmark(const json::Json& document);  // Google Benchmark --benchmark_out
+RunRecord run_from_asv(const json::Json& document);               // asv's results file (version 2)
+bool is_asv_results(const json::Json& document);
 
 }  // namespace gpuchrono::history

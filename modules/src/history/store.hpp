@@ -8,6 +8,7 @@
 #include "history/record.hpp"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -68,6 +69,10 @@ public:
     // writing nothing, a point whose series is stored with another unit.
     virtual std::int64_t add(const RunRecord& run) = 0;
 
+    // Adds several runs (a folder of reports) in one transaction: every one, or none when one is refused.
+    // Returns their run ids in the order given.
+    virtual std::vector<std::int64_t> add_all(const std::vector<RunRecord>& runs) = 0;
+
     // From now on `old_name` of `experiment` is read as `new_name` (a rename, not a new series).
     virtual void add_alias(const std::string& experiment, const std::string& old_name, const std::string& new_name) = 0;
 
@@ -79,6 +84,10 @@ public:
     // reading and parsing every sample of a long history.
     virtual std::vector<StoredPoint> points(std::int64_t series_id, std::size_t newest = 0,
                                             bool samples_when_no_ci = false) = 0;
+    // points() of every series at once, keyed by series id, in one query (an index range per series) rather than
+    // one per series: what the CI gate reads of a history of thousands of series.
+    virtual std::map<std::int64_t, std::vector<StoredPoint>> points_of_every_series(std::size_t newest = 0,
+                                                                                    bool samples_when_no_ci = false) = 0;
 
     // A series by "EXPERIMENT/NAME", or by NAME (or an alias) when one experiment holds it; nullopt when none.
     // Throws when NAME alone names series of several experiments.
