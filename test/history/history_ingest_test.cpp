@@ -8,7 +8,7 @@
 #include "history/export.hpp"
 #include "history/ingest.hpp"
 #include "history/store.hpp"
-#include <gpuchrono/report/job_merge.hpp>
+#include <gpuchrono/job/job_merge.hpp>
 #include <gpuchrono/report/json/report_json.hpp>
 
 #include "distributed/synthetic_job.hpp"
