@@ -138,6 +138,21 @@ BOOST_AUTO_TEST_CASE(a_callable_launching_elsewhere_is_refused_for_graphs) {
         });
 }
 
+BOOST_AUTO_TEST_CASE(a_callable_timing_no_work_on_the_stream_is_refused_by_the_kernel_method) {
+    if (!gpuchrono::kernel_method_available()) return;
+    GpuStream other;
+    gpuchrono::MeasureOptions kernel;
+    kernel.method = gpuchrono::Method::kernel;
+    const auto names_no_work = [](const gpuchrono::TimerError& e) {
+        return std::string(e.what()).find("timed no GPU work of the callable") != std::string::npos;
+    };
+    BOOST_CHECK_EXCEPTION(gpuchrono::measure("nothing", stream, [](cudaStream_t) {}, kernel), gpuchrono::TimerError,
+                          names_no_work);
+    BOOST_CHECK_EXCEPTION(
+        gpuchrono::measure("elsewhere", stream, [&](cudaStream_t) { kernels::launch_spin(Duration::from_us(2), other.stream); }, kernel),
+        gpuchrono::TimerError, names_no_work);
+}
+
 BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
     // The spin touches no memory, so cold and warm read alike unless the flush lands inside the interval. The
     // flush's own time is measured here, on the same stream and under the same slowdown (a sanitizer makes both

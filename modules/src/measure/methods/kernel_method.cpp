@@ -11,6 +11,7 @@
 #include "gpu/lead_spin.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
 #include <stdexcept>
@@ -54,6 +55,14 @@ public:
             if (m.resolve() == Measurement::State::failed)
                 throw TimerError("gpuchrono::measure(\"" + std::string(setup_.name) + "\"): a kernel-method sample failed: " +
                                  m.error());
+            // A sample that counted no GPU work on the timed stream reads 0: no timing of the callable at all
+            // (it launched nothing, or launched on another stream). A series of such zeros would pass for a
+            // measurement, so measure() refuses with the scope's own sentence.
+            for (const Finding& f : m.findings())
+                if (f.code == codes::kernel_no_activity)
+                    throw TimerError("gpuchrono::measure(\"" + std::string(setup_.name) +
+                                     "\"): the kernel method timed no GPU work of the callable: " + f.message +
+                                     "; fix: " + f.fix);
             out.push_back(m.duration());
         }
     }
