@@ -5,6 +5,7 @@ own. Plain data in, plain data out: nothing here needs pytest or a GPU."""
 from __future__ import annotations
 
 import datetime
+import importlib
 import os
 import platform
 import socket
@@ -68,7 +69,23 @@ def _quartiles(ordered: list[float]) -> tuple[float, float]:
 
 
 def stats_of(samples_s: Sequence[float]) -> dict[str, Any]:
-    """pytest-benchmark's `stats` object for samples in seconds (one round per sample, one iteration per round)."""
+    """pytest-benchmark's `stats` object for samples in seconds (one round per sample, one iteration per round),
+    by the rules of the pytest-benchmark installed beside the plugin when there is one: its releases differ (an older
+    one bounds hd15iqr otherwise), and the JSON must read as the installed `pytest-benchmark compare` reads it."""
+    stats = _stats_by_own_rules(samples_s)
+    try:
+        stats_module: Any = importlib.import_module("pytest_benchmark.stats")  # untyped: Any keeps mypy --strict quiet
+    except ImportError:
+        return stats
+    theirs = stats_module.Stats()
+    for value in stats["data"]:
+        theirs.update(value)
+    stats.update(theirs.as_dict())
+    return stats
+
+
+def _stats_by_own_rules(samples_s: Sequence[float]) -> dict[str, Any]:
+    """The same without pytest-benchmark, by the rules of its 5.x releases."""
     data = [float(s) for s in samples_s]
     if not data:
         raise ValueError("gpuchrono: a benchmark result without samples cannot be written as pytest-benchmark JSON")

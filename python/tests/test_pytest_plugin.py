@@ -14,7 +14,8 @@ import pytest
 
 import gpuchrono
 from gpuchrono import pytest_plugin
-from gpuchrono._benchmark_json import BenchmarkResult, benchmark_json, commit_info, machine_info, stats_of
+from gpuchrono._benchmark_json import (BenchmarkResult, _stats_by_own_rules, benchmark_json, commit_info, machine_info,
+                                       stats_of)
 
 NO_DEVICE = gpuchrono.no_device_reason()
 SPIN_TEST = """
@@ -88,12 +89,17 @@ def _result(name, samples_ns, findings=()):
 
 def test_the_stats_are_pytest_benchmarks_own_on_the_same_data():
     stats_module = pytest.importorskip("pytest_benchmark.stats", reason="pytest-benchmark is not installed")
+    import pytest_benchmark
+    if int(pytest_benchmark.__version__.split(".")[0]) < 5:
+        pytest.skip(f"pytest-benchmark {pytest_benchmark.__version__}: the plugin's own rules follow 5.x (older "
+                    "releases bound hd15iqr otherwise; the plugin then takes the installed one's figures)")
     for samples in ([10_100.0], [10_000.0, 10_400.0], [9_990.0, 10_020.0, 10_010.0, 12_000.0, 10_005.0],
                     [float(10_000 + (i * 37) % 101) for i in range(64)], [float(5_000 + i * i) for i in range(31)]):
         theirs = stats_module.Stats()
         for s in samples:
             theirs.update(s * 1e-9)
-        ours = stats_of([s * 1e-9 for s in samples])
+        ours = _stats_by_own_rules([s * 1e-9 for s in samples])
+        assert stats_of([s * 1e-9 for s in samples]) == {**ours, **theirs.as_dict()}
         for key, value in theirs.as_dict().items():
             assert ours[key] == (value if isinstance(value, str) else pytest.approx(value, rel=1e-12)), (key, samples)
         assert ours["data"] == pytest.approx([s * 1e-9 for s in samples]) and ours["iterations"] == 1
