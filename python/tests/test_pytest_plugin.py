@@ -87,22 +87,36 @@ def _result(name, samples_ns, findings=()):
                            cache="warm", ci_ns=(min(samples_ns), max(samples_ns)), findings=list(findings))
 
 
-def test_the_stats_are_pytest_benchmarks_own_on_the_same_data():
+STATS_SAMPLES = ([10_100.0], [10_000.0, 10_400.0], [9_990.0, 10_020.0, 10_010.0, 12_000.0, 10_005.0],
+                 [float(10_000 + (i * 37) % 101) for i in range(64)], [float(5_000 + i * i) for i in range(31)])
+
+
+def _their_stats(stats_module, samples):
+    theirs = stats_module.Stats()
+    for s in samples:
+        theirs.update(s * 1e-9)
+    return theirs.as_dict()
+
+
+def test_the_stats_are_the_installed_pytest_benchmarks_own():
+    stats_module = pytest.importorskip("pytest_benchmark.stats", reason="pytest-benchmark is not installed")
+    for samples in STATS_SAMPLES:
+        ours = stats_of([s * 1e-9 for s in samples])
+        for key, value in _their_stats(stats_module, samples).items():
+            assert ours[key] == value, (key, samples)
+        assert ours["data"] == pytest.approx([s * 1e-9 for s in samples]) and ours["iterations"] == 1
+
+
+def test_without_pytest_benchmark_the_stats_follow_its_5_3_rules():
     stats_module = pytest.importorskip("pytest_benchmark.stats", reason="pytest-benchmark is not installed")
     import pytest_benchmark
-    if int(pytest_benchmark.__version__.split(".")[0]) < 5:
-        pytest.skip(f"pytest-benchmark {pytest_benchmark.__version__}: the plugin's own rules follow 5.x (older "
-                    "releases bound hd15iqr otherwise; the plugin then takes the installed one's figures)")
-    for samples in ([10_100.0], [10_000.0, 10_400.0], [9_990.0, 10_020.0, 10_010.0, 12_000.0, 10_005.0],
-                    [float(10_000 + (i * 37) % 101) for i in range(64)], [float(5_000 + i * i) for i in range(31)]):
-        theirs = stats_module.Stats()
-        for s in samples:
-            theirs.update(s * 1e-9)
+    if tuple(int(x) for x in pytest_benchmark.__version__.split(".")[:2]) < (5, 3):
+        pytest.skip(f"pytest-benchmark {pytest_benchmark.__version__}: the plugin's own rules follow 5.3 (an older "
+                    "release bounded hd15iqr otherwise; with it installed the plugin takes its figures)")
+    for samples in STATS_SAMPLES:
         ours = _stats_by_own_rules([s * 1e-9 for s in samples])
-        assert stats_of([s * 1e-9 for s in samples]) == {**ours, **theirs.as_dict()}
-        for key, value in theirs.as_dict().items():
+        for key, value in _their_stats(stats_module, samples).items():
             assert ours[key] == (value if isinstance(value, str) else pytest.approx(value, rel=1e-12)), (key, samples)
-        assert ours["data"] == pytest.approx([s * 1e-9 for s in samples]) and ours["iterations"] == 1
 
 
 def test_the_json_carries_the_samples_in_seconds_and_gpuchronos_numbers():
