@@ -44,6 +44,8 @@ report::Report synthetic_run(std::uint32_t seed, int kernels, int calls, int slo
     std::uint64_t t = 0;
     std::vector<std::string> names;
     for (int k = 0; k < kernels; ++k) names.push_back("kernel_" + std::to_string(k));
+    // KernelLaunch holds a view of its name: every name lives here until the report is built.
+    for (int k = 0; k < called_once; ++k) names.push_back("init_" + std::to_string(k));
     for (int i = 0; i < calls; ++i) {
         for (int k = 0; k < kernels; ++k) {
             const double base = 2000.0 + 100.0 * k;
@@ -58,7 +60,7 @@ report::Report synthetic_run(std::uint32_t seed, int kernels, int calls, int slo
     }
     for (int k = 0; k < called_once; ++k) {
         KernelLaunch l;
-        l.name = "init_" + std::to_string(k);
+        l.name = names[static_cast<std::size_t>(kernels + k)];
         l.start_ns = t;
         l.end_ns = t + 5000;
         t = l.end_ns + 100;
