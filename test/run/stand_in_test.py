@@ -4,7 +4,8 @@
 (test/run/stand_in/), with the options in GPUCHRONO_RUN_* variables as a launcher passes them.
 
 Checks: every record counted; attribution to the innermost NVTX range per thread (runtime and driver callbacks
-both seen); memcpy by kind; exit(3) passed on with a complete report; dropped records named; SIGTERM writes the
+both seen); a library's range (its own domain, a registered string) tabled under its text, and the note on what
+turned the launch callbacks on; memcpy by kind; exit(3) passed on with a complete report; dropped records named; SIGTERM writes the
 report and ends the program as SIGTERM does; a program's own SIGINT handler still runs; a crash leaves the last
 periodic flush marked incomplete; another CUPTI user: a clear message, the program runs untouched; a forked
 child leaves the parent's report alone; the program's own gpuchrono hold shares the injection's subscription
@@ -95,6 +96,22 @@ def main():
                f"innermost NVTX range per thread ({n})")
         expect(metric(rep, "transfers", "memcpy HtoD | bytes") == 1 << 20, "memcpy HtoD bytes")
         expect("spin(unsigned long)" in r.stderr, "the top table on stderr")
+
+    if rep:
+        expect(any(n.startswith("NVTX ranges (400 pushed) turned the launch callbacks on at the first, 'step'")
+                   for n in rep["notes"]), f"the report says which range turned the launch callbacks on ({rep['notes']})")
+
+    r, rep = run("library-ranges")
+    expect(r.returncode == 0 and rep is not None, f"library-ranges ran ({r.returncode}): {r.stderr[-300:]}")
+    if rep:
+        expect(rows(rep, "nvtx") == {"gemm": 10}, f"a range named by a registered string is tabled under its text "
+               f"({rows(rep, 'nvtx')})")
+        expect(any("at the first, 'gemm' of NVTX domain 'stand-in BLAS'" in n for n in rep["notes"]),
+               f"the note names the library domain whose range turned the launch callbacks on ({rep['notes']})")
+
+    r, rep = run("timed")
+    expect(rep is not None and not any("turned the launch callbacks on" in n for n in rep["notes"]),
+           f"without NVTX ranges the launch callbacks stay off, and no note says otherwise ({rep and rep['notes']})")
 
     r, rep = run("dropped", GPUCHRONO_RUN_FORMAT="json,csv")
     expect(rep is not None and "kernel-records-dropped" in codes(rep), "dropped records: an error finding")

@@ -7,6 +7,8 @@
 //   MODE: exit (exit(3)), dropped, sigterm, sigint-handled, crash, held (another CUPTI user), fork,
 //         window (kernels "before", then SIGUSR1, "inside", SIGUSR2, "after", at the stand-in's real clock),
 //         timed ("early" kernels, 400 ms later "late" ones, for --delay and --duration),
+//         library-ranges (10 kernels outside every range, then 10 inside a library's range: a domain of its
+//         own, the message a registered string),
 //         shared, shared-churn, shared-other-cupti (the program's own gpuchrono scopes: shared_scopes.hpp),
 //         profiler-inside (10 kernels, then a cuptiSubscribe of the program's own, as a profiler started inside
 //         it makes, then 10 more: run under LD_PRELOAD of libgpuchrono_run_watch.so)
@@ -134,6 +136,18 @@ int main(int argc, char** argv) {
         std::printf("stand_in_program: its own cuptiSubscribe answered %d\n", static_cast<int>(r));
         for (int i = 0; i < 10; ++i) launch_now("after");
         return r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? 0 : 1;
+    }
+    if (mode == "library-ranges") {
+        using DomainPush = void (*)(const char*, const char*);
+        const auto domain_push = symbol<DomainPush>(cupti, "fake_cupti_domain_push");
+        const auto domain_pop = symbol<Pop>(cupti, "fake_cupti_domain_pop");
+        for (int i = 0; i < 10; ++i) launch("plain", 1000);
+        for (int i = 0; i < 10; ++i) {
+            domain_push("stand-in BLAS", "gemm");
+            launch("gemm_kernel", 1000);
+            domain_pop();
+        }
+        return 0;
     }
     if (mode == "timed") {
         for (int i = 0; i < 10; ++i) launch_now("early");

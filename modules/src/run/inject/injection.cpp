@@ -52,6 +52,7 @@
 #include <mutex>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -96,6 +97,14 @@ struct State {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;
 
     RangeNames ranges;
+    // What NVTX names by handle: domains (nvtxDomainCreate) and registered strings (nvtxDomainRegisterString), so
+    // a range pushed with a registered string is tabled under its text, and the note on the launch callbacks can
+    // say which domain's range turned them on (a library's own ranges, cuBLAS's or cuDNN's, turn them on too).
+    std::mutex nvtx_handles_lock;
+    std::unordered_map<const void*, std::string> domain_names;
+    std::unordered_map<const void*, std::string> registered_strings;
+    std::atomic<std::uint64_t> ranges_pushed{0};
+    std::string first_range;  // the range that turned the launch callbacks on, with its domain (written once)
     std::vector<std::size_t> range_rows;  // table row per range id, found once (under lock)
     CorrelationMap launches;
     std::uint32_t watched_range = 0;  // --nvtx's range id, 0: none
@@ -387,20 +396,58 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
     std::free(buffer);
 }
 
-std::string range_name_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
-    const nvtxEventAttributes_t* attributes = nullptr;
+// The attributes of a push, nullptr for the pushes that take a bare string.
+const nvtxEventAttributes_t* push_attributes(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
+    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushEx) return static_cast<const nvtxRangePushEx_params*>(data->functionParams)->eventAttrib;
+    if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx)
+        return static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->core.eventAttrib;
+    return nullptr;
+}
+
+// The pushed range's name, valid while the callback runs: no copy on the way to RangeNames::intern, which stores
+// a name only the first time it sees it.
+std::string_view range_name_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data, std::string& registered) {
     if (cbid == CUPTI_CBID_NVTX_nvtxRangePushA) {
         const auto* p = static_cast<const nvtxRangePushA_params*>(data->functionParams);
-        return p && p->message ? p->message : "";
+        return p && p->message ? std::string_view(p->message) : std::string_view();
     }
-    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushEx) attributes = static_cast<const nvtxRangePushEx_params*>(data->functionParams)->eventAttrib;
-    if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx)
-        attributes = static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->core.eventAttrib;
+    const nvtxEventAttributes_t* attributes = push_attributes(cbid, data);
     if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII && attributes->message.ascii)
         return attributes->message.ascii;
-    if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_REGISTERED) return "(registered string)";
+    if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_REGISTERED) {
+        const std::lock_guard guard(state->nvtx_handles_lock);
+        const auto it = state->registered_strings.find(attributes->message.registered);
+        registered = it != state->registered_strings.end() ? it->second : "(registered string)";
+        return registered;
+    }
     if (cbid == CUPTI_CBID_NVTX_nvtxRangePushW) return "(wide string)";
     return "(unnamed)";
+}
+
+// The domain a push names, for the note: "" for the default domain.
+std::string domain_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
+    if (cbid != CUPTI_CBID_NVTX_nvtxDomainRangePushEx) return {};
+    const void* domain = static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->domain;
+    const std::lock_guard guard(state->nvtx_handles_lock);
+    const auto it = state->domain_names.find(domain);
+    return it != state->domain_names.end() ? it->second : "(unnamed domain)";
+}
+
+// nvtxDomainCreateA and nvtxDomainRegisterStringA hand back a handle: its text, kept for the pushes that name it.
+void remember_handle(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
+    if (!data->functionReturnValue || !data->functionParams) return;
+    const void* handle = *static_cast<void* const*>(data->functionReturnValue);
+    const char* text = nullptr;
+    bool domain = false;
+    if (cbid == CUPTI_CBID_NVTX_nvtxDomainCreateA) {
+        text = static_cast<const nvtxDomainCreateA_params*>(data->functionParams)->name;
+        domain = true;
+    } else if (cbid == CUPTI_CBID_NVTX_nvtxDomainRegisterStringA) {
+        text = static_cast<const nvtxDomainRegisterStringA_params*>(data->functionParams)->string;
+    }
+    if (!handle || !text) return;
+    const std::lock_guard guard(state->nvtx_handles_lock);
+    (domain ? state->domain_names : state->registered_strings)[handle] = text;
 }
 
 void enable_all_launch_callbacks();
@@ -412,17 +459,27 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         case CUPTI_CBID_NVTX_nvtxRangePushW:
         case CUPTI_CBID_NVTX_nvtxRangePushEx:
         case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+            const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
+            std::string registered;
+            const std::string_view name = range_name_of(cbid, nvtx, registered);
+            state->ranges_pushed.fetch_add(1, std::memory_order_relaxed);
             if (!state->launch_callbacks_on.load(std::memory_order_acquire)) {
                 if (!state->launch_callbacks.exchange(true)) {
+                    const std::string domain = domain_of(cbid, nvtx);
+                    state->first_range = "'" + std::string(name) + "'" + (domain.empty() ? "" : " of NVTX domain '" + domain + "'");
                     enable_all_launch_callbacks();
                     state->launch_callbacks_on.store(true, std::memory_order_release);
                 }
                 while (!state->launch_callbacks_on.load(std::memory_order_acquire)) std::this_thread::yield();
             }
-            const std::uint32_t id = state->ranges.intern(range_name_of(cbid, static_cast<const CUpti_NvtxData*>(data)));
+            const std::uint32_t id = state->ranges.intern(name);
             thread_ranges.push(id, id == state->watched_range);
             return;
         }
+        case CUPTI_CBID_NVTX_nvtxDomainCreateA:
+        case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA:
+            remember_handle(cbid, static_cast<const CUpti_NvtxData*>(data));
+            return;
         case CUPTI_CBID_NVTX_nvtxRangePop:
         case CUPTI_CBID_NVTX_nvtxDomainRangePop:
             thread_ranges.pop();
@@ -491,6 +548,13 @@ void write_now(bool final, const std::string& status_note, const std::string& en
         if (const std::uint64_t n = share.attaches.load(); n > 0)
             info.notes.push_back("gpuchrono scopes in the program shared this recording's CUPTI subscription (attached " +
                                  std::to_string(n) + (n == 1 ? " time)" : " times)"));
+        if (state->launch_callbacks_on.load(std::memory_order_acquire)) {
+            const std::uint64_t n = state->ranges_pushed.load(std::memory_order_relaxed);
+            info.notes.push_back("NVTX ranges (" + std::to_string(n) + " pushed) turned the launch callbacks on at the first, " +
+                                 state->first_range + ": from then on every launch, copy and set passed through a CUPTI "
+                                 "callback, the cost of tying work to its range; --no-nvtx records without ranges and "
+                                 "without that cost");
+        }
         if (state->incomplete > 0)
             info.notes.push_back(std::to_string(state->incomplete) +
                                  " records were handed over by a periodic flush while their work still ran (no end time): "
