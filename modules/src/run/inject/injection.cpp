@@ -507,7 +507,10 @@ void enable_launch_callbacks(CUpti_CallbackDomain domain, std::uint32_t count) {
         const std::string n = name;
         const auto has = [&](const char* part) { return n.find(part) != std::string::npos; };
         const bool launches = has("Launch") && !has("HostFunc") && !has("Attribute") && !has("Occupancy");
-        if (!launches && !has("Memcpy") && !has("Memset")) continue;
+        // Copies and sets are tied to ranges for --nvtx's filter only (the range tables hold kernels): without it
+        // their callbacks would cost every copy and set for nothing.
+        const bool copies = state->watched_range != 0 && (has("Memcpy") || has("Memset"));
+        if (!launches && !copies) continue;
         if (std::atomic<std::uint8_t>* w = share.wants(domain, cbid)) w->fetch_or(Share::own);
         cuptiEnableCallback(1, state->subscriber, domain, cbid);
     }
