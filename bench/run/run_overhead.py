@@ -4,8 +4,9 @@
 records alone in a minimal injection library (the floor, raw_cupti_inject.cpp), and on the PyTorch loops
 gpuchrono run --no-nvtx and torch.profiler too. Each configuration runs REPEATS times, interleaved (the order
 rotates from one repeat to the next); the table gives medians, each row's ratio to the floor and to no tool,
-with the device named. On the PyTorch rows, `nvtx:` lines give what gpuchrono run's report says about NVTX: a
-library's own ranges (cuBLAS, cuDNN) turn its launch callbacks on, which --no-nvtx leaves out.
+with the device named. On the PyTorch rows, `nvtx:` lines give what gpuchrono run's report says about NVTX ranges:
+which range turned its launch callbacks on (--no-nvtx leaves them off), and how many ranges of NVIDIA libraries'
+own domains (cuBLAS, cuDNN) were left out.
 
     python3 bench/run/run_overhead.py --build gpu-build/bin [--repeats 5] [--quick] [--no-torch] [--diff-pairs 20]
                                       [--rows spin,empty,memory,startup,mlp,resnet18,diff]
@@ -192,9 +193,9 @@ def main():
             row(label, name, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool, {m / floor:.3f}x raw CUPTI",
                 "<= 1.05x raw" if targeted else "", ("yes" if m / floor <= 1.05 else "NO") if targeted else "")
         # What the report says about NVTX: which range, in which domain, turned the launch callbacks on.
-        nvtx = [n for n in r.report_notes("gpuchrono") if "launch callbacks" in n]
-        print(f"nvtx: {label}: {nvtx[0] if nvtx else 'no NVTX range was pushed: the launch callbacks stayed off'}",
-              flush=True)
+        nvtx = [n for n in r.report_notes("gpuchrono") if "NVTX ranges" in n]
+        for note in nvtx or ["no NVTX range was pushed: the launch callbacks stayed off"]:
+            print(f"nvtx: {label}: {note}", flush=True)
 
     if "mlp" in wanted and not args.no_torch:
         steps = str(1000 // scale)

@@ -65,6 +65,7 @@ struct Handle {
     char name[64];
 };
 std::vector<std::unique_ptr<Handle>> handles;
+thread_local std::vector<nvtxDomainHandle_t> pushed_domains;  // each thread's open domain ranges, for their pops
 
 void api(CUpti_CallbackDomain domain, std::uint32_t correlation) {
     if (!subscriber) return;
@@ -96,9 +97,11 @@ __attribute__((visibility("default"))) void fake_cupti_pop(void) {
 }
 
 // A library's own range, as NVIDIA's libraries push them: in a domain of its own (nvtxDomainCreateA), its message a
-// registered string (nvtxDomainRegisterStringA); each call creates the domain and the string anew.
+// registered string (nvtxDomainRegisterStringA); each call creates the domain and the string anew. `domain` is
+// the name's literal in the code that calls (NVTX's tools see where it lives).
 __attribute__((visibility("default"))) void fake_cupti_domain_push(const char* domain, const char* message) {
     const auto handle = [](const char* text) {
+        const std::lock_guard guard(lock);
         handles.push_back(std::make_unique<Handle>());
         std::snprintf(handles.back()->name, sizeof handles.back()->name, "%s", text);
         return handles.back().get();
@@ -116,10 +119,14 @@ __attribute__((visibility("default"))) void fake_cupti_domain_push(const char* d
     attributes.message.registered = m;
     nvtxDomainRangePushEx_params p{d, {&attributes}};
     nvtx(CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &p);
+    pushed_domains.push_back(d);
 }
 
+// Pops the thread's innermost domain range, naming its domain as nvtxDomainRangePop does.
 __attribute__((visibility("default"))) void fake_cupti_domain_pop(void) {
-    nvtxDomainRangePop_params p{};
+    if (pushed_domains.empty()) return;
+    nvtxDomainRangePop_params p{pushed_domains.back()};
+    pushed_domains.pop_back();
     nvtx(CUPTI_CBID_NVTX_nvtxDomainRangePop, &p);
 }
 

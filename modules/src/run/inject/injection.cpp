@@ -3,7 +3,7 @@
 // the program initializes CUDA (CUDA_INJECTION64_PATH) and calls InitializeInjection(); from then on every
 // kernel, memcpy and memset is recorded by CUPTI's activity API (graph kernels each as itself), NVTX push/pop
 // arrive through CUPTI's NVTX domain (NVTX_INJECTION64_PATH names libcupti), and the launch callbacks tie each
-// activity to the innermost range open on its launching thread. Records are folded into per-name tables with
+// activity to the innermost range open on its launching thread (NVIDIA libraries' own ranges left out). Records are folded into per-name tables with
 // bounded samples as CUPTI hands over its buffers (aggregate.hpp); the report is written on exit, exit(),
 // SIGINT and SIGTERM, and brought up to date on disk every flush period, marked incomplete, so a crash leaves
 // at most that much out.
@@ -99,10 +99,16 @@ struct State {
     RangeNames ranges;
     // What NVTX names by handle: domains (nvtxDomainCreate) and registered strings (nvtxDomainRegisterString), so
     // a range pushed with a registered string is tabled under its text, and the note on the launch callbacks can
-    // say which domain's range turned them on (a library's own ranges, cuBLAS's or cuDNN's, turn them on too).
+    // say which domain's range turned them on.
     std::mutex nvtx_handles_lock;
-    std::unordered_map<const void*, std::string> domain_names;
+    struct Domain {
+        std::string name;
+        std::string library;  // the NVIDIA library that created it (library_of), "" for the program's own
+    };
+    std::unordered_map<const void*, Domain> domains;
     std::unordered_map<const void*, std::string> registered_strings;
+    // Ranges pushed in NVIDIA libraries' own domains: left out (not tabled, no launch callbacks), counted.
+    std::atomic<std::uint64_t> library_ranges{0};
     std::atomic<std::uint64_t> ranges_pushed{0};
     std::string first_range;  // the range that turned the launch callbacks on, with its domain (written once)
     std::vector<std::size_t> range_rows;  // table row per range id, found once (under lock)
@@ -429,8 +435,32 @@ std::string domain_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
     if (cbid != CUPTI_CBID_NVTX_nvtxDomainRangePushEx) return {};
     const void* domain = static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->domain;
     const std::lock_guard guard(state->nvtx_handles_lock);
-    const auto it = state->domain_names.find(domain);
-    return it != state->domain_names.end() ? it->second : "(unnamed domain)";
+    const auto it = state->domains.find(domain);
+    return it != state->domains.end() ? it->second.name : "(unnamed domain)";
+}
+
+// The NVIDIA library whose image holds `address` (the file name, libcublasLt.so.13), "" when it is none of them.
+// A domain's name is a literal of the code that creates it: a domain named from inside cuBLAS, cuDNN, NCCL and
+// the like is that library's own, whose ranges wrap its internal launches. Tabled, they would take the
+// program's kernels out of the program's own ranges (a kernel counts in the innermost range), and the first of
+// them would put a launch callback on every launch of a program that never asked for ranges.
+std::string library_of(const void* address) {
+    Dl_info info{};
+    if (!address || dladdr(address, &info) == 0 || !info.dli_fname) return {};
+    const std::string_view path = info.dli_fname;
+    const std::string_view file = path.substr(path.find_last_of('/') + 1);
+    for (const std::string_view prefix : {"libcublas", "libcudnn", "libcusparse", "libcufft", "libcurand", "libcusolver",
+                                          "libnccl", "libcutensor", "libnvinfer"})
+        if (file.starts_with(prefix)) return std::string(file);
+    return {};
+}
+
+// Whether a domain push or pop is in an NVIDIA library's own domain (under no lock of the caller's).
+bool library_domain(const void* domain) {
+    if (!domain) return false;
+    const std::lock_guard guard(state->nvtx_handles_lock);
+    const auto it = state->domains.find(domain);
+    return it != state->domains.end() && !it->second.library.empty();
 }
 
 // nvtxDomainCreateA and nvtxDomainRegisterStringA hand back a handle: its text, kept for the pushes that name it.
@@ -446,8 +476,14 @@ void remember_handle(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
         text = static_cast<const nvtxDomainRegisterStringA_params*>(data->functionParams)->string;
     }
     if (!handle || !text) return;
+    if (domain) {
+        State::Domain d{text, library_of(text)};
+        const std::lock_guard guard(state->nvtx_handles_lock);
+        state->domains[handle] = std::move(d);
+        return;
+    }
     const std::lock_guard guard(state->nvtx_handles_lock);
-    (domain ? state->domain_names : state->registered_strings)[handle] = text;
+    state->registered_strings[handle] = text;
 }
 
 void enable_all_launch_callbacks();
@@ -460,6 +496,11 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         case CUPTI_CBID_NVTX_nvtxRangePushEx:
         case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
             const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
+            if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx &&
+                library_domain(static_cast<const nvtxDomainRangePushEx_params*>(nvtx->functionParams)->domain)) {
+                state->library_ranges.fetch_add(1, std::memory_order_relaxed);
+                return;
+            }
             std::string registered;
             const std::string_view name = range_name_of(cbid, nvtx, registered);
             state->ranges_pushed.fetch_add(1, std::memory_order_relaxed);
@@ -480,8 +521,13 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA:
             remember_handle(cbid, static_cast<const CUpti_NvtxData*>(data));
             return;
+        case CUPTI_CBID_NVTX_nvtxDomainRangePop: {
+            const auto* pop = static_cast<const nvtxDomainRangePop_params*>(static_cast<const CUpti_NvtxData*>(data)->functionParams);
+            if (pop && library_domain(pop->domain)) return;  // its push was left out
+            thread_ranges.pop();
+            return;
+        }
         case CUPTI_CBID_NVTX_nvtxRangePop:
-        case CUPTI_CBID_NVTX_nvtxDomainRangePop:
             thread_ranges.pop();
             return;
         default:
@@ -557,6 +603,22 @@ void write_now(bool final, const std::string& status_note, const std::string& en
                                  state->first_range + ": from then on every launch, copy and set passed through a CUPTI "
                                  "callback, the cost of tying work to its range; --no-nvtx records without ranges and "
                                  "without that cost");
+        }
+        if (const std::uint64_t n = state->library_ranges.load(std::memory_order_relaxed); n > 0) {
+            std::string which;
+            {
+                const std::lock_guard handles(state->nvtx_handles_lock);
+                std::vector<std::string> seen;
+                for (const auto& [handle, d] : state->domains) {
+                    const std::string one = "'" + d.name + "' (" + d.library + ")";
+                    if (!d.library.empty() && std::find(seen.begin(), seen.end(), one) == seen.end()) seen.push_back(one);
+                }
+                std::sort(seen.begin(), seen.end());
+                for (const std::string& one : seen) which += (which.empty() ? "" : ", ") + one;
+            }
+            info.notes.push_back(std::to_string(n) + " NVTX ranges of NVIDIA libraries' own domains (" + which +
+                                 ") left out: their kernels count in the program's own ranges, and those ranges turn "
+                                 "no launch callbacks on");
         }
         if (state->incomplete > 0)
             info.notes.push_back(std::to_string(state->incomplete) +
