@@ -862,6 +862,10 @@ int initialize() {
         const std::uint64_t to = options.duration_s > 0 ? from + static_cast<std::uint64_t>(options.duration_s * 1e9) : 0;
         state->windows.push_back({from, to});
     }
+    // Beyond the floor's kernel records, each costs per event, never per launch: DEVICE one record per device (the
+    // devices table and the ranks' identities), MEMCPY and MEMSET one per copy or set (the transfers table),
+    // OVERHEAD one per buffer, flush or module load (run-cupti-overhead). NVTX calls reach on_callback only where
+    // the program (or a library in it) calls NVTX; launches reach it only once a range of the program's own opened.
     cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
     cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
     for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
