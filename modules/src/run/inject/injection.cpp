@@ -3,10 +3,10 @@
 // the program initializes CUDA (CUDA_INJECTION64_PATH) and calls InitializeInjection(); from then on every
 // kernel, memcpy and memset is recorded by CUPTI's activity API (graph kernels each as itself), NVTX push/pop
 // arrive through CUPTI's NVTX domain (NVTX_INJECTION64_PATH names libcupti), and the launch callbacks tie each
-// activity to the innermost range open on its launching thread (NVIDIA libraries' own ranges left out). Records are folded into per-name tables with
-// bounded samples as CUPTI hands over its buffers (aggregate.hpp); the report is written on exit, exit(),
-// SIGINT and SIGTERM, and brought up to date on disk every flush period, marked incomplete, so a crash leaves
-// at most that much out.
+// activity to the innermost range open on its launching thread (NVIDIA libraries' own ranges left out). Records
+// are folded into per-name tables with bounded samples as CUPTI hands over its buffers (aggregate.hpp); the report
+// is written on exit, exit(), SIGINT and SIGTERM, and brought up to date on disk every flush period, marked
+// incomplete, so a crash leaves at most that much out.
 //
 // It links CUPTI directly: the library it was built with (its soname) must be the one the program's driver can
 // run; `gpuchrono run` checks that before starting the program.
@@ -600,9 +600,9 @@ void write_now(bool final, const std::string& status_note, const std::string& en
         if (state->launch_callbacks_on.load(std::memory_order_acquire)) {
             const std::uint64_t n = state->ranges_pushed.load(std::memory_order_relaxed);
             info.notes.push_back("NVTX ranges (" + std::to_string(n) + " pushed) turned the launch callbacks on at the first, " +
-                                 state->first_range + ": from then on every launch, copy and set passed through a CUPTI "
-                                 "callback, the cost of tying work to its range; --no-nvtx records without ranges and "
-                                 "without that cost");
+                                 state->first_range + ": from then on every launch (with --nvtx every copy and set too) "
+                                 "passed through a CUPTI callback, the cost of tying work to its range; --no-nvtx records "
+                                 "without ranges and without that cost");
         }
         if (const std::uint64_t n = state->library_ranges.load(std::memory_order_relaxed); n > 0) {
             std::string which;
