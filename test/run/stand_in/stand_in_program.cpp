@@ -9,7 +9,8 @@
 //         timed ("early" kernels, 400 ms later "late" ones, for --delay and --duration),
 //         library-ranges (LIBRARY.so, a stand-in cuBLAS, pushes its own domain's range around each of its
 //         kernels: 10 calls outside every range; then 10 kernels in a domain range of the program's own, its
-//         message a registered string; then 10 library calls inside the program's range "forward"),
+//         message a registered string; then 10 library calls inside the program's range "forward", and 5 CUB
+//         calls there, each a range in CUB's domain "CCCL" around its kernel),
 //         shared, shared-churn, shared-other-cupti (the program's own gpuchrono scopes: shared_scopes.hpp),
 //         profiler-inside (10 kernels, then a cuptiSubscribe of the program's own, as a profiler started inside
 //         it makes, then 10 more: run under LD_PRELOAD of libgpuchrono_run_watch.so)
@@ -158,6 +159,11 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 10; ++i) {
             push("forward");
             library_call(domain_push, domain_pop, launch);
+            if (i % 2 == 0) {
+                domain_push("CCCL", "cub::DeviceReduce::Sum");
+                launch("cub_kernel", 1000);
+                domain_pop();
+            }
             pop();
         }
         return 0;

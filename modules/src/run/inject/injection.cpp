@@ -477,7 +477,8 @@ void remember_handle(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
     }
     if (!handle || !text) return;
     if (domain) {
-        State::Domain d{text, library_of(text)};
+        // CUB and Thrust are compiled into the program, so their domain is known by its name (cub/detail/nvtx.cuh).
+        State::Domain d{text, std::strcmp(text, "CCCL") == 0 ? "CUB/Thrust" : library_of(text)};
         const std::lock_guard guard(state->nvtx_handles_lock);
         state->domains[handle] = std::move(d);
         return;
