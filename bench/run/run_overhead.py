@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What `gpuchrono run` costs a program, side by side in one run: no tool, gpuchrono run, CUPTI's kernel
-records alone in a minimal injection library (the floor, raw_cupti_inject.cpp), and torch.profiler on the
-PyTorch loop. Each configuration runs REPEATS times, interleaved; the table gives medians and ratios with
-the device named.
+records alone in a minimal injection library (the floor, raw_cupti_inject.cpp), and on the PyTorch loops
+gpuchrono run --no-nvtx and torch.profiler too. Each configuration runs REPEATS times, interleaved (the order
+rotates from one repeat to the next); the table gives medians, each row's ratio to the floor and to no tool,
+with the device named. On the PyTorch rows, `nvtx:` lines give what gpuchrono run's report says about NVTX ranges:
+which range turned its launch callbacks on (--no-nvtx leaves them off), and how many ranges of NVIDIA libraries'
+own domains (cuBLAS, cuDNN) were left out.
 
     python3 bench/run/run_overhead.py --build gpu-build/bin [--repeats 5] [--quick] [--no-torch] [--diff-pairs 20]
                                       [--rows spin,empty,memory,startup,mlp,resnet18,diff]
@@ -12,7 +15,8 @@ Rows and the targets they are read against (docs/run.md):
   spin      100,000 x 5 us spin (GPU-bound): gpuchrono run <= 1.03x no tool
   empty     100,000 empty kernels (launch-bound): gpuchrono run <= 1.05x raw CUPTI
   mlp       1,000 steps of a small MLP forward + backward: gpuchrono run <= 1.05x raw CUPTI (the floor on this
-            loop), beside no tool and torch.profiler; the floor's own ratio to no tool is printed
+            loop), beside no tool, gpuchrono run --no-nvtx and torch.profiler; the floor's own ratio to no tool
+            is printed
   resnet18  30 training steps of torchvision's resnet18, batch 32: as mlp (skipped without torchvision)
   memory    10,000,000 empty kernels: peak resident growth under gpuchrono run <= 64 MB
   startup   a program that only starts CUDA: the whole process, gpuchrono run minus no tool <= 100 ms
@@ -52,10 +56,24 @@ class Runner:
         self.tmp = tempfile.mkdtemp(prefix="gpuchrono-run-bench-")
         self.mlp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlp_loop.py")
 
+    def out_of(self, tool):
+        """Where a configuration's report goes when the caller names no folder (the latest run's stays there)."""
+        return os.path.join(self.tmp, {"gpuchrono": "g", "gpuchrono-no-nvtx": "g-no-nvtx"}.get(tool, tool))
+
     def command(self, tool, program, out=None):
         if tool == "gpuchrono":
-            return [self.gpuchrono, "run", "--top", "0", "-o", out or os.path.join(self.tmp, "g"), "--"] + program
+            return [self.gpuchrono, "run", "--top", "0", "-o", out or self.out_of(tool), "--"] + program
+        if tool == "gpuchrono-no-nvtx":
+            return [self.gpuchrono, "run", "--no-nvtx", "--top", "0", "-o", out or self.out_of(tool), "--"] + program
         return program
+
+    def report_notes(self, tool):
+        """The notes of the configuration's latest report, [] without one."""
+        try:
+            with open(os.path.join(self.out_of(tool), "report.json"), encoding="utf-8") as f:
+                return json.load(f).get("notes", [])
+        except (OSError, ValueError):
+            return []
 
     def once(self, tool, program, out=None):
         """(loop ns, whole-process ns, peak RSS KiB of the program) of one run."""
@@ -79,9 +97,12 @@ class Runner:
         return loop, whole, usage.ru_maxrss
 
     def series(self, tools, program, repeats):
+        """Each tool REPEATS times, interleaved; the order rotates each repeat, so no tool always runs first (the
+        first process after another pays for the page cache and the GPU's clocks)."""
         got = {t: [] for t in tools}
-        for _ in range(repeats):
-            for t in tools:
+        for i in range(repeats):
+            k = i % len(tools)
+            for t in tools[k:] + tools[:k]:
                 got[t].append(self.once(t, program(t)))
         return got
 
@@ -119,9 +140,10 @@ def main():
     if "spin" in wanted:
         spin = r.series(["none", "gpuchrono", "raw"], lambda t: [r.workload, "spin", str(n), "5"], args.repeats)
         base = median([x[0] for x in spin["none"]])
+        floor = median([x[0] for x in spin["raw"]])
         for t in ("none", "raw", "gpuchrono"):
             m = median([x[0] for x in spin[t]])
-            row(f"spin {n} x 5 us", t, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool",
+            row(f"spin {n} x 5 us", t, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool, {m / floor:.3f}x raw CUPTI",
                 "<= 1.03x" if t == "gpuchrono" else "", ("yes" if m / base <= 1.03 else "NO") if t == "gpuchrono" else "")
         # exactness: gpuchrono's median for the spin against the raw records'
         out = os.path.join(r.tmp, "exact")
@@ -142,7 +164,7 @@ def main():
         none = median([x[0] for x in empty["none"]])
         for t in ("none", "raw", "gpuchrono"):
             m = median([x[0] for x in empty[t]])
-            row(f"empty {n}", t, f"{m / 1e6:.1f}", "ms", f"{m / floor:.3f}x raw CUPTI ({m / none:.2f}x no tool)",
+            row(f"empty {n}", t, f"{m / 1e6:.1f}", "ms", f"{m / none:.3f}x no tool, {m / floor:.3f}x raw CUPTI",
                 "<= 1.05x raw" if t == "gpuchrono" else "", ("yes" if m / floor <= 1.05 else "NO") if t == "gpuchrono" else "")
 
     # memory
@@ -160,15 +182,20 @@ def main():
 
     # PyTorch: gpuchrono run against CUPTI's kernel records alone on the same loop (the floor), and no tool.
     def torch_row(label, extra):
-        tools = ["none", "raw", "gpuchrono", "profiler"]
+        tools = ["none", "raw", "gpuchrono", "gpuchrono-no-nvtx", "profiler"]
         got = r.series(tools, lambda t: [sys.executable, r.mlp] + extra + (["--profiler"] if t == "profiler" else []), args.repeats)
         base = median([x[0] for x in got["none"]])
         floor = median([x[0] for x in got["raw"]])
-        for t in ("none", "raw", "profiler", "gpuchrono"):
+        for t in ("none", "raw", "profiler", "gpuchrono-no-nvtx", "gpuchrono"):
             m = median([x[0] for x in got[t]])
-            name = {"profiler": "torch.profiler", "raw": "raw CUPTI"}.get(t, t)
+            name = {"profiler": "torch.profiler", "raw": "raw CUPTI", "gpuchrono-no-nvtx": "gpuchrono --no-nvtx"}.get(t, t)
+            targeted = t in ("gpuchrono", "gpuchrono-no-nvtx")
             row(label, name, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool, {m / floor:.3f}x raw CUPTI",
-                "<= 1.05x raw" if t == "gpuchrono" else "", ("yes" if m / floor <= 1.05 else "NO") if t == "gpuchrono" else "")
+                "<= 1.05x raw" if targeted else "", ("yes" if m / floor <= 1.05 else "NO") if targeted else "")
+        # What the report says about NVTX: which range, in which domain, turned the launch callbacks on.
+        nvtx = [n for n in r.report_notes("gpuchrono") if "NVTX ranges" in n]
+        for note in nvtx or ["no NVTX range was pushed: the launch callbacks stayed off"]:
+            print(f"nvtx: {label}: {note}", flush=True)
 
     if "mlp" in wanted and not args.no_torch:
         steps = str(1000 // scale)

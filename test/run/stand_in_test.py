@@ -4,7 +4,9 @@
 (test/run/stand_in/), with the options in GPUCHRONO_RUN_* variables as a launcher passes them.
 
 Checks: every record counted; attribution to the innermost NVTX range per thread (runtime and driver callbacks
-both seen); memcpy by kind; exit(3) passed on with a complete report; dropped records named; SIGTERM writes the
+both seen); a range named by a registered string tabled under its text; an NVIDIA library's own ranges left
+out, its kernels in the program's range around the call, and the notes on them and on what turned the launch
+callbacks on; memcpy by kind; exit(3) passed on with a complete report; dropped records named; SIGTERM writes the
 report and ends the program as SIGTERM does; a program's own SIGINT handler still runs; a crash leaves the last
 periodic flush marked incomplete; another CUPTI user: a clear message, the program runs untouched; a forked
 child leaves the parent's report alone; the program's own gpuchrono hold shares the injection's subscription
@@ -65,17 +67,18 @@ def main():
     p.add_argument("--gpuchrono", required=True)
     p.add_argument("--watch", required=True, help="libgpuchrono_run_watch.so, which gpuchrono run preloads")
     p.add_argument("--other-cupti", help="a second stand-in CUPTI, for a gpuchrono that loads another CUPTI")
+    p.add_argument("--library", required=True, help="libcublas_stand_in.so, a stand-in NVIDIA library with NVTX ranges")
     a = p.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
 
-    def run(mode, folder_name=None, file_name="report.json", **env):
+    def run(mode, folder_name=None, file_name="report.json", extra=(), **env):
         folder = os.path.join(a.out, folder_name or mode)
         e = dict(os.environ, GPUCHRONO_RUN_OUTPUT=folder, GPUCHRONO_RUN_FLUSH_MS="100")
         for k in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "SLURM_PROCID",
                   "SLURM_NTASKS", "PMI_RANK", "PMI_SIZE"):
             e.pop(k, None)
         e.update(env)
-        r = subprocess.run([a.program, a.fake, a.inject, mode], capture_output=True, text=True, env=e, timeout=60)
+        r = subprocess.run([a.program, a.fake, a.inject, mode, *extra], capture_output=True, text=True, env=e, timeout=60)
         report = None
         path = os.path.join(folder, file_name)
         if os.path.exists(path):
@@ -95,6 +98,28 @@ def main():
                f"innermost NVTX range per thread ({n})")
         expect(metric(rep, "transfers", "memcpy HtoD | bytes") == 1 << 20, "memcpy HtoD bytes")
         expect("spin(unsigned long)" in r.stderr, "the top table on stderr")
+
+    if rep:
+        expect(any(n.startswith("NVTX ranges (400 pushed) turned the launch callbacks on at the first, 'step'")
+                   for n in rep["notes"]), f"the report says which range turned the launch callbacks on ({rep['notes']})")
+
+    r, rep = run("library-ranges", extra=(a.library,))
+    expect(r.returncode == 0 and rep is not None, f"library-ranges ran ({r.returncode}): {r.stderr[-300:]}")
+    if rep:
+        expect(rows(rep, "nvtx") == {"gemm": 10, "forward": 15},
+               f"a range named by a registered string is tabled under its text; an NVIDIA library's own ranges are not, "
+               f"its kernels count in the program's range around the call ({rows(rep, 'nvtx')})")
+        expect(rows(rep, "kernels").get("lib_gemm") == 20, f"the library's kernels are all counted ({rows(rep, 'kernels')})")
+        expect(any("turned the launch callbacks on at the first, 'gemm' of NVTX domain 'stand-in program domain'" in n
+                   for n in rep["notes"]),
+               f"the note names the range and domain that turned the launch callbacks on, not a library's ({rep['notes']})")
+        expect(any(n.startswith("25 NVTX ranges of NVIDIA libraries' own domains ('CCCL' (CUB/Thrust), "
+                                "'cuBLAS stand-in' (libcublas_stand_in.so)) left out") for n in rep["notes"]),
+               f"the library's ranges are counted and named in a note ({rep['notes']})")
+
+    r, rep = run("timed")
+    expect(rep is not None and not any("turned the launch callbacks on" in n for n in rep["notes"]),
+           f"without NVTX ranges the launch callbacks stay off, and no note says otherwise ({rep and rep['notes']})")
 
     r, rep = run("dropped", GPUCHRONO_RUN_FORMAT="json,csv")
     expect(rep is not None and "kernel-records-dropped" in codes(rep), "dropped records: an error finding")

@@ -5,9 +5,11 @@ namespace gpuchrono::run {
 
 std::uint32_t RangeNames::intern(std::string_view name) {
     const std::lock_guard guard(lock_);
-    const auto [it, added] = ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(names_.size()));
-    if (added) names_.push_back(it->first);
-    return it->second;
+    if (const auto found = ids_.find(name); found != ids_.end()) return found->second;
+    const auto id = static_cast<std::uint32_t>(names_.size());
+    ids_.emplace(std::string(name), id);
+    names_.emplace_back(name);
+    return id;
 }
 
 std::string RangeNames::name(std::uint32_t id) const {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -24,8 +25,13 @@ public:
     std::string name(std::uint32_t id) const;
 
 private:
+    // Looked up by string_view: a push of a name already seen allocates nothing.
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    };
     mutable std::mutex lock_;
-    std::unordered_map<std::string, std::uint32_t> ids_;
+    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> ids_;
     std::vector<std::string> names_{std::string()};
 };
 

@@ -13,7 +13,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -49,13 +51,21 @@ void append(const Record& r) {
     pending.insert(pending.end(), bytes, bytes + sizeof r);
 }
 
-void nvtx(CUpti_CallbackId cbid, const void* params) {
+void nvtx(CUpti_CallbackId cbid, const void* params, const void* returned = nullptr) {
     if (!subscriber || !nvtx_enabled) return;
     CUpti_NvtxData data{};
     data.functionName = "nvtx";
     data.functionParams = params;
+    data.functionReturnValue = returned;
     subscriber(nullptr, CUPTI_CB_DOMAIN_NVTX, cbid, &data);
 }
+
+// The handles NVTX hands out for domains and registered strings: addresses of these, one per name.
+struct Handle {
+    char name[64];
+};
+std::vector<std::unique_ptr<Handle>> handles;
+thread_local std::vector<nvtxDomainHandle_t> pushed_domains;  // each thread's open domain ranges, for their pops
 
 void api(CUpti_CallbackDomain domain, std::uint32_t correlation) {
     if (!subscriber) return;
@@ -84,6 +94,40 @@ __attribute__((visibility("default"))) void fake_cupti_push(const char* name) {
 __attribute__((visibility("default"))) void fake_cupti_pop(void) {
     nvtxRangePop_params p{};
     nvtx(CUPTI_CBID_NVTX_nvtxRangePop, &p);
+}
+
+// A library's own range, as NVIDIA's libraries push them: in a domain of its own (nvtxDomainCreateA), its message a
+// registered string (nvtxDomainRegisterStringA); each call creates the domain and the string anew. `domain` is
+// the name's literal in the code that calls (NVTX's tools see where it lives).
+__attribute__((visibility("default"))) void fake_cupti_domain_push(const char* domain, const char* message) {
+    const auto handle = [](const char* text) {
+        const std::lock_guard guard(lock);
+        handles.push_back(std::make_unique<Handle>());
+        std::snprintf(handles.back()->name, sizeof handles.back()->name, "%s", text);
+        return handles.back().get();
+    };
+    nvtxDomainHandle_t d = reinterpret_cast<nvtxDomainHandle_t>(handle(domain));
+    nvtxDomainCreateA_params created{domain};
+    nvtx(CUPTI_CBID_NVTX_nvtxDomainCreateA, &created, &d);
+    nvtxStringHandle_t m = reinterpret_cast<nvtxStringHandle_t>(handle(message));
+    nvtxDomainRegisterStringA_params registered{d, message};
+    nvtx(CUPTI_CBID_NVTX_nvtxDomainRegisterStringA, &registered, &m);
+    nvtxEventAttributes_t attributes{};
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attributes.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+    attributes.message.registered = m;
+    nvtxDomainRangePushEx_params p{d, {&attributes}};
+    nvtx(CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &p);
+    pushed_domains.push_back(d);
+}
+
+// Pops the thread's innermost domain range, naming its domain as nvtxDomainRangePop does.
+__attribute__((visibility("default"))) void fake_cupti_domain_pop(void) {
+    if (pushed_domains.empty()) return;
+    nvtxDomainRangePop_params p{pushed_domains.back()};
+    pushed_domains.pop_back();
+    nvtx(CUPTI_CBID_NVTX_nvtxDomainRangePop, &p);
 }
 
 // A kernel launched through the runtime (its callback, then the driver's with another id, as CUDA does) that

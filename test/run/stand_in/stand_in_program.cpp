@@ -3,10 +3,14 @@
 // loads both, calls InitializeInjection() as the driver does, then "runs" kernels with NVTX ranges on two
 // threads and ends as MODE says. The options come from GPUCHRONO_RUN_* variables, as under a launcher.
 //
-//   stand_in_program FAKE_CUPTI.so INJECT.so MODE
+//   stand_in_program FAKE_CUPTI.so INJECT.so MODE [LIBRARY.so]
 //   MODE: exit (exit(3)), dropped, sigterm, sigint-handled, crash, held (another CUPTI user), fork,
 //         window (kernels "before", then SIGUSR1, "inside", SIGUSR2, "after", at the stand-in's real clock),
 //         timed ("early" kernels, 400 ms later "late" ones, for --delay and --duration),
+//         library-ranges (LIBRARY.so, a stand-in cuBLAS, pushes its own domain's range around each of its
+//         kernels: 10 calls outside every range; then 10 kernels in a domain range of the program's own, its
+//         message a registered string; then 10 library calls inside the program's range "forward", and 5 CUB
+//         calls there, each a range in CUB's domain "CCCL" around its kernel),
 //         shared, shared-churn, shared-other-cupti (the program's own gpuchrono scopes: shared_scopes.hpp),
 //         profiler-inside (10 kernels, then a cuptiSubscribe of the program's own, as a profiler started inside
 //         it makes, then 10 more: run under LD_PRELOAD of libgpuchrono_run_watch.so)
@@ -134,6 +138,35 @@ int main(int argc, char** argv) {
         std::printf("stand_in_program: its own cuptiSubscribe answered %d\n", static_cast<int>(r));
         for (int i = 0; i < 10; ++i) launch_now("after");
         return r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? 0 : 1;
+    }
+    if (mode == "library-ranges") {
+        using DomainPush = void (*)(const char*, const char*);
+        const auto domain_push = symbol<DomainPush>(cupti, "fake_cupti_domain_push");
+        const auto domain_pop = symbol<Pop>(cupti, "fake_cupti_domain_pop");
+        void* library = argc > 4 ? dlopen(argv[4], RTLD_NOW) : nullptr;
+        if (!library) {
+            std::fprintf(stderr, "stand_in_program: library-ranges needs the stand-in library: %s\n", dlerror());
+            return 2;
+        }
+        using LibraryCall = void (*)(DomainPush, Pop, void (*)(const char*, std::uint64_t));
+        const auto library_call = symbol<LibraryCall>(library, "stand_in_library_call");
+        for (int i = 0; i < 10; ++i) library_call(domain_push, domain_pop, launch);
+        for (int i = 0; i < 10; ++i) {
+            domain_push("stand-in program domain", "gemm");
+            launch("gemm_kernel", 1000);
+            domain_pop();
+        }
+        for (int i = 0; i < 10; ++i) {
+            push("forward");
+            library_call(domain_push, domain_pop, launch);
+            if (i % 2 == 0) {
+                domain_push("CCCL", "cub::DeviceReduce::Sum");
+                launch("cub_kernel", 1000);
+                domain_pop();
+            }
+            pop();
+        }
+        return 0;
     }
     if (mode == "timed") {
         for (int i = 0; i < 10; ++i) launch_now("early");

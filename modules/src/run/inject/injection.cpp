@@ -3,10 +3,10 @@
 // the program initializes CUDA (CUDA_INJECTION64_PATH) and calls InitializeInjection(); from then on every
 // kernel, memcpy and memset is recorded by CUPTI's activity API (graph kernels each as itself), NVTX push/pop
 // arrive through CUPTI's NVTX domain (NVTX_INJECTION64_PATH names libcupti), and the launch callbacks tie each
-// activity to the innermost range open on its launching thread. Records are folded into per-name tables with
-// bounded samples as CUPTI hands over its buffers (aggregate.hpp); the report is written on exit, exit(),
-// SIGINT and SIGTERM, and brought up to date on disk every flush period, marked incomplete, so a crash leaves
-// at most that much out.
+// activity to the innermost range open on its launching thread (NVIDIA libraries' own ranges left out). Records
+// are folded into per-name tables with bounded samples as CUPTI hands over its buffers (aggregate.hpp); the report
+// is written on exit, exit(), SIGINT and SIGTERM, and brought up to date on disk every flush period, marked
+// incomplete, so a crash leaves at most that much out.
 //
 // It links CUPTI directly: the library it was built with (its soname) must be the one the program's driver can
 // run; `gpuchrono run` checks that before starting the program.
@@ -52,6 +52,7 @@
 #include <mutex>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -96,6 +97,20 @@ struct State {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;
 
     RangeNames ranges;
+    // What NVTX names by handle: domains (nvtxDomainCreate) and registered strings (nvtxDomainRegisterString), so
+    // a range pushed with a registered string is tabled under its text, and the note on the launch callbacks can
+    // say which domain's range turned them on.
+    std::mutex nvtx_handles_lock;
+    struct Domain {
+        std::string name;
+        std::string library;  // the NVIDIA library that created it (library_of), "" for the program's own
+    };
+    std::unordered_map<const void*, Domain> domains;
+    std::unordered_map<const void*, std::string> registered_strings;
+    // Ranges pushed in NVIDIA libraries' own domains: left out (not tabled, no launch callbacks), counted.
+    std::atomic<std::uint64_t> library_ranges{0};
+    std::atomic<std::uint64_t> ranges_pushed{0};
+    std::string first_range;  // the range that turned the launch callbacks on, with its domain (written once)
     std::vector<std::size_t> range_rows;  // table row per range id, found once (under lock)
     CorrelationMap launches;
     std::uint32_t watched_range = 0;  // --nvtx's range id, 0: none
@@ -387,20 +402,89 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
     std::free(buffer);
 }
 
-std::string range_name_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
-    const nvtxEventAttributes_t* attributes = nullptr;
+// The attributes of a push, nullptr for the pushes that take a bare string.
+const nvtxEventAttributes_t* push_attributes(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
+    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushEx) return static_cast<const nvtxRangePushEx_params*>(data->functionParams)->eventAttrib;
+    if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx)
+        return static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->core.eventAttrib;
+    return nullptr;
+}
+
+// The pushed range's name, valid while the callback runs: no copy on the way to RangeNames::intern, which stores
+// a name only the first time it sees it.
+std::string_view range_name_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data, std::string& registered) {
     if (cbid == CUPTI_CBID_NVTX_nvtxRangePushA) {
         const auto* p = static_cast<const nvtxRangePushA_params*>(data->functionParams);
-        return p && p->message ? p->message : "";
+        return p && p->message ? std::string_view(p->message) : std::string_view();
     }
-    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushEx) attributes = static_cast<const nvtxRangePushEx_params*>(data->functionParams)->eventAttrib;
-    if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx)
-        attributes = static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->core.eventAttrib;
+    const nvtxEventAttributes_t* attributes = push_attributes(cbid, data);
     if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII && attributes->message.ascii)
         return attributes->message.ascii;
-    if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_REGISTERED) return "(registered string)";
+    if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_REGISTERED) {
+        const std::lock_guard guard(state->nvtx_handles_lock);
+        const auto it = state->registered_strings.find(attributes->message.registered);
+        registered = it != state->registered_strings.end() ? it->second : "(registered string)";
+        return registered;
+    }
     if (cbid == CUPTI_CBID_NVTX_nvtxRangePushW) return "(wide string)";
     return "(unnamed)";
+}
+
+// The domain a push names, for the note: "" for the default domain.
+std::string domain_of(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
+    if (cbid != CUPTI_CBID_NVTX_nvtxDomainRangePushEx) return {};
+    const void* domain = static_cast<const nvtxDomainRangePushEx_params*>(data->functionParams)->domain;
+    const std::lock_guard guard(state->nvtx_handles_lock);
+    const auto it = state->domains.find(domain);
+    return it != state->domains.end() ? it->second.name : "(unnamed domain)";
+}
+
+// The NVIDIA library whose image holds `address` (the file name, libcublasLt.so.13), "" when it is none of them.
+// A domain's name is a literal of the code that creates it: a domain named from inside cuBLAS, cuDNN, NCCL and
+// the like is that library's own, whose ranges wrap its internal launches. Tabled, they would take the
+// program's kernels out of the program's own ranges (a kernel counts in the innermost range), and the first of
+// them would put a launch callback on every launch of a program that never asked for ranges.
+std::string library_of(const void* address) {
+    Dl_info info{};
+    if (!address || dladdr(address, &info) == 0 || !info.dli_fname) return {};
+    const std::string_view path = info.dli_fname;
+    const std::string_view file = path.substr(path.find_last_of('/') + 1);
+    for (const std::string_view prefix : {"libcublas", "libcudnn", "libcusparse", "libcufft", "libcurand", "libcusolver",
+                                          "libnccl", "libcutensor", "libnvinfer"})
+        if (file.starts_with(prefix)) return std::string(file);
+    return {};
+}
+
+// Whether a domain push or pop is in an NVIDIA library's own domain (under no lock of the caller's).
+bool library_domain(const void* domain) {
+    if (!domain) return false;
+    const std::lock_guard guard(state->nvtx_handles_lock);
+    const auto it = state->domains.find(domain);
+    return it != state->domains.end() && !it->second.library.empty();
+}
+
+// nvtxDomainCreateA and nvtxDomainRegisterStringA hand back a handle: its text, kept for the pushes that name it.
+void remember_handle(CUpti_CallbackId cbid, const CUpti_NvtxData* data) {
+    if (!data->functionReturnValue || !data->functionParams) return;
+    const void* handle = *static_cast<void* const*>(data->functionReturnValue);
+    const char* text = nullptr;
+    bool domain = false;
+    if (cbid == CUPTI_CBID_NVTX_nvtxDomainCreateA) {
+        text = static_cast<const nvtxDomainCreateA_params*>(data->functionParams)->name;
+        domain = true;
+    } else if (cbid == CUPTI_CBID_NVTX_nvtxDomainRegisterStringA) {
+        text = static_cast<const nvtxDomainRegisterStringA_params*>(data->functionParams)->string;
+    }
+    if (!handle || !text) return;
+    if (domain) {
+        // CUB and Thrust are compiled into the program, so their domain is known by its name (cub/detail/nvtx.cuh).
+        State::Domain d{text, std::strcmp(text, "CCCL") == 0 ? "CUB/Thrust" : library_of(text)};
+        const std::lock_guard guard(state->nvtx_handles_lock);
+        state->domains[handle] = std::move(d);
+        return;
+    }
+    const std::lock_guard guard(state->nvtx_handles_lock);
+    state->registered_strings[handle] = text;
 }
 
 void enable_all_launch_callbacks();
@@ -412,19 +496,39 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         case CUPTI_CBID_NVTX_nvtxRangePushW:
         case CUPTI_CBID_NVTX_nvtxRangePushEx:
         case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+            const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
+            if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx &&
+                library_domain(static_cast<const nvtxDomainRangePushEx_params*>(nvtx->functionParams)->domain)) {
+                state->library_ranges.fetch_add(1, std::memory_order_relaxed);
+                return;
+            }
+            std::string registered;
+            const std::string_view name = range_name_of(cbid, nvtx, registered);
+            state->ranges_pushed.fetch_add(1, std::memory_order_relaxed);
             if (!state->launch_callbacks_on.load(std::memory_order_acquire)) {
                 if (!state->launch_callbacks.exchange(true)) {
+                    const std::string domain = domain_of(cbid, nvtx);
+                    state->first_range = "'" + std::string(name) + "'" + (domain.empty() ? "" : " of NVTX domain '" + domain + "'");
                     enable_all_launch_callbacks();
                     state->launch_callbacks_on.store(true, std::memory_order_release);
                 }
                 while (!state->launch_callbacks_on.load(std::memory_order_acquire)) std::this_thread::yield();
             }
-            const std::uint32_t id = state->ranges.intern(range_name_of(cbid, static_cast<const CUpti_NvtxData*>(data)));
+            const std::uint32_t id = state->ranges.intern(name);
             thread_ranges.push(id, id == state->watched_range);
             return;
         }
+        case CUPTI_CBID_NVTX_nvtxDomainCreateA:
+        case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA:
+            remember_handle(cbid, static_cast<const CUpti_NvtxData*>(data));
+            return;
+        case CUPTI_CBID_NVTX_nvtxDomainRangePop: {
+            const auto* pop = static_cast<const nvtxDomainRangePop_params*>(static_cast<const CUpti_NvtxData*>(data)->functionParams);
+            if (pop && library_domain(pop->domain)) return;  // its push was left out
+            thread_ranges.pop();
+            return;
+        }
         case CUPTI_CBID_NVTX_nvtxRangePop:
-        case CUPTI_CBID_NVTX_nvtxDomainRangePop:
             thread_ranges.pop();
             return;
         default:
@@ -450,7 +554,10 @@ void enable_launch_callbacks(CUpti_CallbackDomain domain, std::uint32_t count) {
         const std::string n = name;
         const auto has = [&](const char* part) { return n.find(part) != std::string::npos; };
         const bool launches = has("Launch") && !has("HostFunc") && !has("Attribute") && !has("Occupancy");
-        if (!launches && !has("Memcpy") && !has("Memset")) continue;
+        // Copies and sets are tied to ranges for --nvtx's filter only (the range tables hold kernels): without it
+        // their callbacks would cost every copy and set for nothing.
+        const bool copies = state->watched_range != 0 && (has("Memcpy") || has("Memset"));
+        if (!launches && !copies) continue;
         if (std::atomic<std::uint8_t>* w = share.wants(domain, cbid)) w->fetch_or(Share::own);
         cuptiEnableCallback(1, state->subscriber, domain, cbid);
     }
@@ -491,6 +598,29 @@ void write_now(bool final, const std::string& status_note, const std::string& en
         if (const std::uint64_t n = share.attaches.load(); n > 0)
             info.notes.push_back("gpuchrono scopes in the program shared this recording's CUPTI subscription (attached " +
                                  std::to_string(n) + (n == 1 ? " time)" : " times)"));
+        if (state->launch_callbacks_on.load(std::memory_order_acquire)) {
+            const std::uint64_t n = state->ranges_pushed.load(std::memory_order_relaxed);
+            info.notes.push_back("NVTX ranges (" + std::to_string(n) + " pushed) turned the launch callbacks on at the first, " +
+                                 state->first_range + ": from then on every launch (with --nvtx every copy and set too) "
+                                 "passed through a CUPTI callback, the cost of tying work to its range; --no-nvtx records "
+                                 "without ranges and without that cost");
+        }
+        if (const std::uint64_t n = state->library_ranges.load(std::memory_order_relaxed); n > 0) {
+            std::string which;
+            {
+                const std::lock_guard handles(state->nvtx_handles_lock);
+                std::vector<std::string> seen;
+                for (const auto& [handle, d] : state->domains) {
+                    const std::string one = "'" + d.name + "' (" + d.library + ")";
+                    if (!d.library.empty() && std::find(seen.begin(), seen.end(), one) == seen.end()) seen.push_back(one);
+                }
+                std::sort(seen.begin(), seen.end());
+                for (const std::string& one : seen) which += (which.empty() ? "" : ", ") + one;
+            }
+            info.notes.push_back(std::to_string(n) + " NVTX ranges of NVIDIA libraries' own domains (" + which +
+                                 ") left out: their kernels count in the program's own ranges, and those ranges turn "
+                                 "no launch callbacks on");
+        }
         if (state->incomplete > 0)
             info.notes.push_back(std::to_string(state->incomplete) +
                                  " records were handed over by a periodic flush while their work still ran (no end time): "
@@ -733,6 +863,10 @@ int initialize() {
         const std::uint64_t to = options.duration_s > 0 ? from + static_cast<std::uint64_t>(options.duration_s * 1e9) : 0;
         state->windows.push_back({from, to});
     }
+    // Beyond the floor's kernel records, each costs per event, never per launch: DEVICE one record per device (the
+    // devices table and the ranks' identities), MEMCPY and MEMSET one per copy or set (the transfers table),
+    // OVERHEAD one per buffer, flush or module load (run-cupti-overhead). NVTX calls reach on_callback only where
+    // the program (or a library in it) calls NVTX; launches reach it only once a range of the program's own opened.
     cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
     cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
     for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
