@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/policies/kernel/iteration_batch.hpp>
 
+#include <gpuchrono/checks/check_gpu_state.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>
 #include <gpuchrono/gpu/stream.hpp>
 
 #include "checks/check_kernel_records.hpp"
@@ -183,6 +185,14 @@ const IterationBatch::Times& IterationBatch::read() {
     }
     if (first_elsewhere) seen.elsewhere = split.elsewhere[*first_elsewhere];
     t.findings = check_iteration_records(seen);
+    // Other processes on the device, as a KernelPolicy scope reports them (NVML, read at most every 250 ms): they
+    // may have shared the GPU with any iteration of the batch.
+    (void)sample_gpu_state(s.device);
+    if (const std::optional<OtherProcesses> others = recent_other_processes(s.device))
+        if (std::optional<Finding> f = other_processes_finding(*others)) {
+            if (f->severity != Severity::info) t.warned.assign(t.warned.size(), true);
+            t.findings.push_back(std::move(*f));
+        }
     s.times = std::move(t);
     return *s.times;
 }

@@ -44,7 +44,8 @@ public:
         std::vector<double> ns;           // per iteration: the busy time of its records
         std::vector<bool> warned;         // per iteration: whether a warning-level finding concerns it
         // What was found, once per code: kernel-no-activity (an iteration counted no work; the message says how many
-        // and where the work went), kernel-activity-elsewhere, kernel-records-dropped, kernel-records-late.
+        // and where the work went), kernel-activity-elsewhere, kernel-records-dropped, kernel-records-late,
+        // other-processes-on-device.
         Findings findings;
     };
     // Waits for the batch's work (the stream, or in thread mode the device), flushes CUPTI once, waits up to 200 ms
