@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The pytest plugin's gpu_benchmark fixture against gpuchrono.measure() called directly, on the same kernels in one
 run on one GPU: a 10 us spin (ground truth: it spins until %globaltimer advanced 10 us), torch.mm 4096x4096 fp32
-and a Triton vector add of 16M floats. The fixture runs in a pytest of its own (a subprocess, as a user's suite
-runs), writing pytest-benchmark JSON; measure() runs in this process. Per kernel: both medians and their ratio
-(target: within 1%), the wall time of the measurement each took (the fixture's is the time inside its measure()
-call, from the JSON's extra_info) and their ratio (target: within 10%), and the pytest session's own wall time.
-    python3 bench/python/pytest_plugin_bench.py     (needs pytest, torch, triton and a CUDA device)"""
+and a Triton vector add of 16M floats. Both run in one pytest session (a subprocess, as a user's suite runs), after
+the same warm-up of the process (the kernels compiled and run, one untimed measure() of each), in alternating
+order over repeats (ABBA: fixture then measure(), measure() then fixture, ...), so neither pays the process's first
+warm-ups or a drift in the GPU's state alone. Per kernel: both medians and their ratio (target: within 1%), the
+wall time of the measurement each took (the time inside the measure() call: the fixture's from its pytest-benchmark
+JSON's extra_info, measure()'s timed the same way in its test) as the median over repeats, their ratio (target:
+within 10%), and the ratio in each repeat.
+    python3 bench/python/pytest_plugin_bench.py [--repeats N]   (needs pytest, torch, triton and a CUDA device)"""
+import argparse
 import json
+import os
 import pathlib
 import statistics
 import subprocess
@@ -16,16 +21,22 @@ import time
 
 import torch
 import triton
-import triton.language as tl
 
 import gpuchrono
-from gpuchrono._gpuchrono import _testing
 
-SUITE = '''
+KERNELS = ("spin_10us", "torch_mm", "triton_add")
+
+SUITE_HEAD = '''
+import json
+import os
+import time
+
 import pytest
 import torch
 import triton
 import triton.language as tl
+
+import gpuchrono
 from gpuchrono._gpuchrono import _testing
 
 
@@ -41,78 +52,92 @@ X = torch.randn(1 << 24, device="cuda")
 Y = torch.randn_like(X)
 OUT = torch.empty_like(X)
 GRID = (triton.cdiv(X.numel(), 1024),)
-add_kernel[GRID](X, Y, OUT, X.numel(), BLOCK=1024)  # compiled before anything is timed
-torch.mm(A, B)
+KERNELS = {
+    "spin_10us": lambda stream: _testing.spin(10_000, stream),
+    "torch_mm": lambda: torch.mm(A, B),
+    "triton_add": lambda: add_kernel[GRID](X, Y, OUT, X.numel(), BLOCK=1024),
+}
+# The process's warm-up, before either side is timed: every kernel compiled and run, and measured once untimed.
+for _fn in KERNELS.values():
+    gpuchrono.measure(_fn, name="warm-up")
 torch.cuda.synchronize()
 
 
-def test_spin_10us(gpu_benchmark):
-    gpu_benchmark(lambda stream: _testing.spin(10_000, stream))
+def fixture(gpu_benchmark, kernel):
+    gpu_benchmark(KERNELS[kernel])
 
 
-def test_torch_mm(gpu_benchmark):
-    gpu_benchmark(torch.mm, A, B)
-
-
-def test_triton_add(gpu_benchmark):
-    gpu_benchmark(lambda: add_kernel[GRID](X, Y, OUT, X.numel(), BLOCK=1024))
+def direct(kernel, tag):
+    start = time.perf_counter()
+    s = gpuchrono.measure(KERNELS[kernel], name=kernel)
+    wall = time.perf_counter() - start
+    with open(os.environ["GPUCHRONO_BENCH_DIRECT"], "a") as f:
+        f.write(json.dumps({"test": tag, "kernel": kernel, "median_ns": s.median_ns, "wall_s": wall,
+                            "method": s.method}) + "\\n")
 '''
 
 
-@triton.jit
-def add_kernel(x, y, out, n, BLOCK: tl.constexpr):
-    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(out + i, tl.load(x + i, mask=i < n) + tl.load(y + i, mask=i < n), mask=i < n)
+def suite(repeats):
+    """The test module: per repeat and kernel, a fixture test and a direct test, their order alternating (ABBA)."""
+    tests = []
+    for r in range(repeats):
+        for kernel in KERNELS:
+            pair = [f"def test_r{r}_{kernel}_fixture(gpu_benchmark):\n    fixture(gpu_benchmark, {kernel!r})\n",
+                    f"def test_r{r}_{kernel}_direct():\n    direct({kernel!r}, 'test_r{r}_{kernel}_direct')\n"]
+            tests += pair if r % 2 == 0 else pair[::-1]
+    return SUITE_HEAD + "\n\n" + "\n\n".join(tests)
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=4, help="fixture/measure() pairs per kernel, in ABBA order")
+    args = parser.parse_args()
+    if args.repeats < 2:
+        sys.exit("pytest_plugin_bench: --repeats must be at least 2 (one AB and one BA pair)")
     smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,clocks.max.sm",
                           "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
     print(f"device: {torch.cuda.get_device_name()} ({smi}); torch {torch.__version__}, triton {triton.__version__}, "
-          f"gpuchrono {gpuchrono.__version__}")
-    a = torch.randn(4096, 4096, device="cuda")
-    b = torch.randn_like(a)
-    x = torch.randn(1 << 24, device="cuda")
-    y = torch.randn_like(x)
-    out = torch.empty_like(x)
-    grid = (triton.cdiv(x.numel(), 1024),)
-    add_kernel[grid](x, y, out, x.numel(), BLOCK=1024)
-    torch.mm(a, b)
-    torch.cuda.synchronize()
-    kernels = {
-        "test_spin_10us": lambda stream: _testing.spin(10_000, stream),
-        "test_torch_mm": lambda: torch.mm(a, b),
-        "test_triton_add": lambda: add_kernel[grid](x, y, out, x.numel(), BLOCK=1024),
-    }
-    direct = {}
-    for name, fn in kernels.items():
-        start = time.perf_counter()
-        s = gpuchrono.measure(fn, name=name)
-        direct[name] = (s.median_ns, time.perf_counter() - start, s.method)
+          f"gpuchrono {gpuchrono.__version__}; {args.repeats} repeats per kernel, fixture and measure() alternating")
 
     with tempfile.TemporaryDirectory() as folder:
-        pathlib.Path(folder, "test_kernels.py").write_text(SUITE)
+        pathlib.Path(folder, "test_kernels.py").write_text(suite(args.repeats))
         out_json = pathlib.Path(folder, "bench.json")
+        direct_lines = pathlib.Path(folder, "direct.jsonl")
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", folder,
-                               f"--gpuchrono-json={out_json}"], capture_output=True, text=True)
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                               folder, f"--gpuchrono-json={out_json}"], capture_output=True, text=True,
+                              env={**os.environ, "GPUCHRONO_BENCH_DIRECT": str(direct_lines)})
         session_s = time.perf_counter() - start
         if done.returncode != 0:
             sys.exit(f"pytest_plugin_bench: the pytest run failed (exit {done.returncode}):\n{done.stdout}{done.stderr}")
-        fixture = {b["name"]: (b["stats"]["median"] * 1e9, b["extra_info"]["gpuchrono_wall_s"],
-                               b["extra_info"]["gpuchrono_method"])
-                   for b in json.loads(out_json.read_text())["benchmarks"]}
+        fixture = {}
+        for b in json.loads(out_json.read_text())["benchmarks"]:
+            fixture[b["name"].removesuffix("_fixture")] = (b["stats"]["median"] * 1e9, b["extra_info"]["gpuchrono_wall_s"],
+                                                           b["extra_info"]["gpuchrono_method"])
+        direct = {}
+        for line in direct_lines.read_text().splitlines():
+            d = json.loads(line)
+            direct[d["test"].removesuffix("_direct")] = (d["median_ns"], d["wall_s"], d["method"])
+    missing = sorted(set(fixture) ^ set(direct))
+    if missing:
+        sys.exit(f"pytest_plugin_bench: these repeats ran on one side only: {', '.join(missing)}")
 
-    print(f"{'kernel':<16} {'measure() median':>17} {'fixture median':>15} {'ratio':>8} {'measure() wall':>15} "
-          f"{'fixture wall':>13} {'ratio':>7}  method")
+    print(f"{'kernel':<12} {'measure() median':>17} {'fixture median':>15} {'ratio':>8} {'measure() wall':>15} "
+          f"{'fixture wall':>13} {'ratio':>7}  per repeat (fixture / measure() wall)  method")
     worst_median = worst_wall = 0.0
-    for name, (median, wall, method) in direct.items():
-        f_median, f_wall, f_method = fixture[name]
-        worst_median = max(worst_median, abs(f_median / median - 1))
-        worst_wall = max(worst_wall, abs(f_wall / wall - 1))
-        print(f"{name:<16} {median / 1e3:14.3f} us {f_median / 1e3:12.3f} us {f_median / median:8.4f} "
-              f"{wall * 1e3:12.1f} ms {f_wall * 1e3:10.1f} ms {f_wall / wall:7.3f}  {method}/{f_method}")
-    print(f"pytest session (3 tests, start-up and JSON included): {session_s:.2f} s")
+    for kernel in KERNELS:
+        tags = [f"test_r{r}_{kernel}" for r in range(args.repeats)]
+        d_median = statistics.median(direct[t][0] for t in tags)
+        f_median = statistics.median(fixture[t][0] for t in tags)
+        d_wall = statistics.median(direct[t][1] for t in tags)
+        f_wall = statistics.median(fixture[t][1] for t in tags)
+        per_repeat = " ".join(f"{fixture[t][1] / direct[t][1]:.2f}" for t in tags)
+        worst_median = max(worst_median, abs(f_median / d_median - 1))
+        worst_wall = max(worst_wall, abs(f_wall / d_wall - 1))
+        print(f"{kernel:<12} {d_median / 1e3:14.3f} us {f_median / 1e3:12.3f} us {f_median / d_median:8.4f} "
+              f"{d_wall * 1e3:12.1f} ms {f_wall * 1e3:10.1f} ms {f_wall / d_wall:7.3f}  {per_repeat:<38} "
+              f"{direct[tags[0]][2]}/{fixture[tags[0]][2]}")
+    print(f"pytest session ({2 * args.repeats * len(KERNELS)} tests, warm-up, start-up and JSON included): {session_s:.2f} s")
     print(f"target medians within 1%: {'met' if worst_median <= 0.01 else 'MISSED'} (worst {100 * worst_median:.2f}%); "
           f"target wall within 10%: {'met' if worst_wall <= 0.10 else 'MISSED'} (worst {100 * worst_wall:.1f}%)")
 

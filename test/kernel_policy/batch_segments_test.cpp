@@ -71,6 +71,16 @@ BOOST_AUTO_TEST_CASE(batch_sample_of_two_kernels_reads_their_union) {
     BOOST_TEST(s.records == (std::vector<std::size_t>{3, 1}), boost::test_tools::per_element());
 }
 
+// A 2 us kernel still ending as the next mark is enqueued: the mark's start stamp came 32 ns before the kernel's
+// end stamp. Its call came between the two marks' calls, so it is that sample's.
+BOOST_AUTO_TEST_CASE(batch_counts_a_kernel_whose_end_stamp_passes_the_next_marks_start) {
+    const std::vector<KernelActivity> held = {mark(0, 1), work("spin", 3000, 5944, 2), mark(5912, 3),
+                                              work("spin", 9000, 11944, 4), mark(11950, 5)};
+    const stream_mode::BatchSamples s = split(held, 3, {0, 1});
+    BOOST_TEST(s.problem.empty());
+    BOOST_TEST(s.busy_ns == (std::vector<std::uint64_t>{2944, 2944}), boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(batch_counts_a_graph_whose_nodes_ran_on_streams_of_its_own) {
     // Sample 0 launches a graph (call 2) whose two nodes ran on the graph's own stream between the marks; sample
     // 1 a graph (call 4) with one node on the timed stream and one on the graph's stream.

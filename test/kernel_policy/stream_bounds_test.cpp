@@ -67,6 +67,20 @@ BOOST_AUTO_TEST_CASE(stream_mode_counts_the_timed_streams_work_between_its_marks
                boost::test_tools::per_element());
 }
 
+// A 2 us kernel still ending as the stop mark is enqueued: the mark's start stamp came 32 ns before the kernel's end
+// stamp. The kernel's call came between the marks' calls, so the stream ran it between them: it is the scope's.
+BOOST_AUTO_TEST_CASE(stream_mode_counts_a_kernel_whose_end_stamp_passes_the_stop_marks_start) {
+    const std::vector<KernelActivity> held = {
+        mark(5, false, 1000, 2),          // start mark: 1000..2000
+        work("spin", 4000, 6944, 3),      // 2.9 us
+        mark(5, true, 6912, 4),           // stop mark, stamped as starting 32 ns before the spin's end
+    };
+    const stream_mode::BoundedWork w = stream_mode::split_by_marks(held, *stream_mode::find_mark(held, 0, timed, 5, false, 0),
+                                                                   *stream_mode::find_mark(held, 0, timed, 5, true, 0));
+    BOOST_TEST(names(w.counted) == (std::vector<std::string>{"spin"}), boost::test_tools::per_element());
+    BOOST_TEST(w.elsewhere.empty());
+}
+
 BOOST_AUTO_TEST_CASE(stream_mode_marks_of_nested_and_interleaved_scopes_are_told_apart_by_token) {
     // Scope 1 starts, scope 2 starts, scope 1 stops, scope 2 stops, all on one stream.
     const std::vector<KernelActivity> held = {

@@ -15,15 +15,18 @@
 //
 // The body launches its work on the stream it is given (a non-blocking stream the bridge owns for the run).
 //
-// No synchronization per iteration. Iterations run in batches of up to Options::batch: each iteration is a
-// KernelPolicy scope that ends without waiting (a pending Measurement), and at the end of the batch the first
-// read waits for the batch's work once and flushes CUPTI's buffers once; then SetIterationTime() is called once
-// per iteration of the batch with that iteration's record. The batches are Google Benchmark's own
-// KeepRunningBatch(k), with k = min(batch, iterations still to run): Google Benchmark counts every iteration
-// and, when it has run them all, has been given every iteration's time, so its iteration-count logic (grow the
-// count until the manual time reaches --benchmark_min_time) and its repetitions work as with one
-// SetIterationTime() per iteration. The host's wait at the end of a batch is in the real and CPU times Google
-// Benchmark also reports, never in the manual time.
+// No synchronization per iteration. Iterations run in batches of up to Options::batch: per iteration the bridge
+// calls the body and notes how many launch calls the thread has made so far (CUPTI's launch callbacks give each
+// call's correlation id, which CUPTI stamps on the records of the work the call launched); at the end of the batch
+// it waits for the batch's work once, flushes CUPTI's buffers once, and calls SetIterationTime() once per iteration
+// with the busy time of that iteration's records. The iterations' records are told apart by correlation ids, never by
+// timestamps, and no marker kernel is launched. The batches are Google Benchmark's own KeepRunningBatch(k), with
+// k = min(batch, iterations still to run): Google Benchmark counts every iteration and, when it has run them all,
+// has been given every iteration's time, so its iteration-count logic (grow the count until the manual time reaches
+// --benchmark_min_time) and its repetitions work as with one SetIterationTime() per iteration. The host's wait at
+// the end of a batch is in the real and CPU times Google Benchmark also reports, never in the manual time.
+// While the bridge runs, CUPTI records every kernel of the process and calls back at each launch call: a launch
+// costs a little more host time meanwhile (bench/gbench_bridge.cpp prints both bare launches side by side).
 //
 // What else is reported, per run: bytes_per_second / items_per_second from the work's declared bytes and items
 // per iteration (SetBytesProcessed, SetItemsProcessed); the counter gpuchrono_warnings, the number of
@@ -40,7 +43,7 @@
 #include <gpuchrono/core/finding.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
-#include <gpuchrono/core/measurement.hpp>
+#include <gpuchrono/policies/kernel/iteration_batch.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
 #include <benchmark/benchmark.h>
@@ -60,14 +63,15 @@ namespace gpuchrono::gbench {
 
 struct Options {
     // Iterations launched before one wait and one flush: larger batches cost less host time per iteration and
-    // keep more of CUPTI's records in host memory (about 80 B each) until they are read.
+    // keep more of CUPTI's records in host memory (about 100 B each) until they are read.
     std::size_t batch = 256;
     std::uint64_t bytes_read = 0;     // per iteration, for bytes_per_second
     std::uint64_t bytes_written = 0;  // per iteration
     std::int64_t items = 0;           // per iteration, for items_per_second
-    // stream: the work enqueued on the given stream counts (a body that launches elsewhere is refused with
-    // kernel-no-activity); thread: every launch of the benchmark's thread counts, on any stream, without the
-    // two marker kernels per iteration the stream mode adds to the GPU's (not the timed) work.
+    // stream: the work enqueued on the given stream during the iteration counts, by any thread, with the kernels of
+    // graphs the body launched (a body whose work all ran elsewhere is refused with kernel-no-activity; work that
+    // also ran elsewhere is kernel-activity-elsewhere); thread: every launch of the benchmark's thread counts, on
+    // any stream.
     KernelPolicy::Count count = KernelPolicy::Count::stream;
 };
 
@@ -94,13 +98,16 @@ private:
     cudaStream_t stream_ = nullptr;
 };
 
-// Why an iteration's measurement cannot stand for its time, or nothing: failed, or no work on the stream.
-inline std::optional<std::string> refusal(const Measurement& m) {
-    if (m.resolve() == Measurement::State::failed) return "gpuchrono: the iteration's measurement failed: " + m.error();
-    for (const Finding& f : m.findings())
+// Why a batch's times cannot stand for its iterations, or nothing: an iteration counted no work on the stream, or
+// CUPTI's records of the batch are incomplete.
+inline std::optional<std::string> refusal(const Findings& found) {
+    for (const Finding& f : found)
         if (f.code == codes::kernel_no_activity)
             return "gpuchrono: the benchmark body launched no GPU work on the stream it was given (" + f.message +
                    "); launch on the cudaStream_t the body receives";
+    for (const Finding& f : found)
+        if (f.code == codes::kernel_records_dropped || f.code == codes::kernel_records_late)
+            return "gpuchrono: the iterations' times are incomplete: " + f.message;
     return std::nullopt;
 }
 
@@ -129,34 +136,33 @@ void run(benchmark::State& state, Body&& body, Options options = {}) {
                                  KernelPolicy::unavailable_reason()).c_str());
             return;
         }
-        KernelPolicy policy(stream.get(), {.count = options.count, .wait_at_stop = false});
-        std::vector<Measurement> pending;
-        pending.reserve(options.batch);
+        IterationBatch batch(stream.get(), options.count, options.batch);
         // Google Benchmark 1.7's max_iterations is the count it chose for this run; the batches add up to it.
         std::int64_t left = static_cast<std::int64_t>(state.max_iterations);
         while (error.empty()) {
             const std::int64_t k = std::max<std::int64_t>(1, std::min<std::int64_t>(left, static_cast<std::int64_t>(options.batch)));
             if (!state.KeepRunningBatch(static_cast<benchmark::IterationCount>(k))) break;
             left -= k;
-            pending.clear();
+            batch.begin();
             for (std::int64_t i = 0; i < k; ++i) {
-                policy.start();
                 body(stream.get());
-                pending.push_back(policy.stop());
+                batch.end_iteration();
             }
-            for (const Measurement& m : pending) {  // the first read waits and flushes for the whole batch
-                if (std::optional<std::string> why = detail::refusal(m)) {
-                    error = std::move(*why);
-                    break;
-                }
-                bool warned = false;
-                for (const Finding& f : m.findings())
-                    if (f.severity != Severity::info) {
-                        warned_codes.insert(f.code);
-                        warned = true;
-                    }
-                warned_iterations += warned ? 1 : 0;
-                state.SetIterationTime(m.duration().ns() * 1e-9);
+            const IterationBatch::Times& times = batch.read();
+            if (std::optional<std::string> why = detail::refusal(times.findings)) {
+                error = std::move(*why);
+                break;
+            }
+            if (times.ns.size() != static_cast<std::size_t>(k)) {
+                error = "gpuchrono: the bridge noted " + std::to_string(times.ns.size()) + " of the batch's " +
+                        std::to_string(k) + " iterations (out of memory)";
+                break;
+            }
+            for (const Finding& f : times.findings)
+                if (f.severity != Severity::info) warned_codes.insert(f.code);
+            for (std::size_t i = 0; i < times.ns.size(); ++i) {
+                warned_iterations += times.warned[i] ? 1 : 0;
+                state.SetIterationTime(times.ns[i] * 1e-9);
             }
         }
     } catch (const std::exception& e) {

@@ -69,6 +69,40 @@ std::optional<Finding> check_batch_samples_counted(int device, std::size_t empty
                         {{"empty_samples", static_cast<double>(empty_samples)}, {"samples", static_cast<double>(samples)}});
 }
 
+Findings check_iteration_records(const IterationRecordsSeen& seen) {
+    Findings found;
+    const std::string of = " of the batch's " + std::to_string(seen.iterations) + " iterations";
+    if (seen.empty > 0) {
+        std::string message = "no GPU work " + seen.where + " was counted in " + std::to_string(seen.empty) + of;
+        if (!seen.elsewhere.empty())
+            message += "; their launches ran on other streams or devices: " + cupti::describe_activities(seen.elsewhere);
+        found.push_back(make_finding(codes::kernel_no_activity, message + ": their duration is 0",
+                                     {{"empty_iterations", static_cast<double>(seen.empty)},
+                                      {"iterations", static_cast<double>(seen.iterations)}}));
+    } else if (seen.with_elsewhere > 0) {
+        found.push_back(make_finding(codes::kernel_activity_elsewhere,
+                                     "in " + std::to_string(seen.with_elsewhere) + of +
+                                         " the body also launched work on other streams or devices, not counted: " +
+                                         cupti::describe_activities(seen.elsewhere),
+                                     {{"iterations", static_cast<double>(seen.with_elsewhere)}}));
+    }
+    if (seen.dropped > 0)
+        found.push_back(make_finding(codes::kernel_records_dropped,
+                                     "CUPTI dropped " + std::to_string(seen.dropped) +
+                                         " activity records while the batch ran (it had no buffer space for them): "
+                                         "the iterations' times may miss work",
+                                     {{"dropped_records", static_cast<double>(seen.dropped)}}));
+    if (seen.missing > 0)
+        found.push_back(make_finding(codes::kernel_records_late,
+                                     std::to_string(seen.missing) + " of the batch's " + std::to_string(seen.expected) +
+                                         " launch calls had no activity record " +
+                                         std::to_string(seen.record_wait.count()) +
+                                         " ms after their work had finished: the iterations' times miss that work",
+                                     {{"missing_records", static_cast<double>(seen.missing)},
+                                      {"launch_calls", static_cast<double>(seen.expected)}}));
+    return found;
+}
+
 Finding cupti_unavailable_finding(const std::string& why) {
     return make_finding(codes::cupti_unavailable, "KernelPolicy measured nothing: " + why);
 }

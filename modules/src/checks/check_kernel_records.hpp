@@ -43,6 +43,23 @@ std::optional<Finding> check_scope_marks_found(bool start_found, bool stop_found
 // stream of `device`; nullopt when none was empty.
 std::optional<Finding> check_batch_samples_counted(int device, std::size_t empty_samples, std::size_t samples);
 
+// What the Google Benchmark bridge saw of one batch of iterations (policies/kernel/detail/iteration_batch.hpp).
+struct IterationRecordsSeen {
+    std::string where;                // "enqueued on the timed stream (...)" or "launched by the benchmark's thread"
+    std::size_t iterations = 0;
+    std::size_t empty = 0;            // iterations that counted no record
+    std::size_t with_elsewhere = 0;   // iterations whose own launches ran on other streams or devices (not counted)
+    std::span<const KernelActivity> elsewhere;  // the first such iteration's, for the message
+    std::uint64_t dropped = 0;        // records CUPTI dropped while the batch ran
+    std::size_t missing = 0;          // launch calls whose record was still absent after `record_wait`
+    std::size_t expected = 0;         // launch calls that must have a record of their own
+    std::chrono::milliseconds record_wait{0};
+};
+
+// kernel-no-activity (some iteration counted nothing), kernel-activity-elsewhere, kernel-records-dropped,
+// kernel-records-late, in that order, each at most once for the batch.
+Findings check_iteration_records(const IterationRecordsSeen& seen);
+
 // cupti-unavailable: KernelPolicy could not start CUPTI, for the reason `why`.
 Finding cupti_unavailable_finding(const std::string& why);
 

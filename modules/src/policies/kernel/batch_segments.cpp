@@ -95,8 +95,13 @@ BatchSamples split_batch(std::span<const KernelActivity> records, std::uint32_t 
     std::unordered_map<std::uint32_t, GraphLaunch> graphs;
     for (const KernelActivity& r : records) {
         if (is_stream_mark(r)) continue;
-        if (on_stream(r))
-            if (const std::optional<std::size_t> k = segment_in_time(r)) own.emplace(r.correlation_id, *k);
+        // On the stream, by time or else by the order of the calls, which the stream keeps: a short kernel ends as
+        // the next mark is enqueued, and their stamps can meet out of order.
+        if (on_stream(r)) {
+            std::optional<std::size_t> k = segment_in_time(r);
+            if (!k && r.graph_id == 0) k = segment_in_calls(r.correlation_id);
+            if (k) own.emplace(r.correlation_id, *k);
+        }
         if (r.graph_id != 0)
             if (const std::optional<std::size_t> k = segment_in_calls(r.correlation_id)) {
                 auto [it, fresh] = graphs.emplace(r.correlation_id, GraphLaunch{*k, true});
@@ -111,7 +116,7 @@ BatchSamples split_batch(std::span<const KernelActivity> records, std::uint32_t 
         if (is_stream_mark(r)) continue;
         const auto it = own.find(r.correlation_id);
         if (it == own.end() || sample_of[it->second] < 0) continue;
-        if (on_stream(r) && !inside(r, it->second)) continue;
+        if (on_stream(r) && !inside(r, it->second) && segment_in_calls(r.correlation_id) != it->second) continue;
         counted[static_cast<std::size_t>(sample_of[it->second])].push_back(r);
     }
     for (std::size_t i = 0; i < opens.size(); ++i) {

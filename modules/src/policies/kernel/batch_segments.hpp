@@ -5,7 +5,8 @@
 //
 // A stream runs its work in enqueue order, so the batch's marks, sorted by start, come in the order they were
 // placed, and the work on the stream between two consecutive marks (starting after the first ended, ending before
-// the second started) is what was enqueued between them. A sample is the segment that opens at one mark and closes
+// the second started) is what was enqueued between them; so is work on the stream whose launch call came between
+// the two marks' calls, whatever its stamps say (a short kernel ends as the next mark is enqueued). A sample is the segment that opens at one mark and closes
 // at the next: with a warm cache each mark closes one sample and opens the next; with the L2 flush before each
 // sample, a sample has its own opening mark, so the flush runs in a segment that is no sample's. As for a scope
 // (stream_bounds.hpp), the kernels of a CUDA graph launched on the stream count with the segment its record on

@@ -38,13 +38,15 @@ BoundedWork split_by_marks(std::span<const KernelActivity> records, const Kernel
         return r.device == start_mark.device && r.stream == start_mark.stream;
     };
 
-    // Launch calls whose work ran (at least partly) on the scope's stream between the marks.
+    // Launch calls whose work ran (at least partly) on the scope's stream between the marks: by time, or by the
+    // order of the calls, which the stream keeps. The order decides where the stamps cannot: a 2 us kernel ends as
+    // the stop mark is enqueued, and their stamps can meet out of order (an H100 refused such a kernel as no work).
     std::set<std::uint32_t> own;
     // Graph launches made between the marks' calls: counted if every node ran between the marks.
     std::map<std::uint32_t, bool> graph_inside;
     for (const KernelActivity& r : records) {
         if (is_stream_mark(r)) continue;
-        if (on_stream(r) && between_marks(r)) own.insert(r.correlation_id);
+        if (on_stream(r) && (between_marks(r) || between_calls(r))) own.insert(r.correlation_id);
         if (r.graph_id != 0 && between_calls(r)) {
             auto [it, fresh] = graph_inside.emplace(r.correlation_id, true);
             it->second = it->second && between_marks(r) && r.device == start_mark.device;
@@ -56,7 +58,7 @@ BoundedWork split_by_marks(std::span<const KernelActivity> records, const Kernel
     BoundedWork out;
     for (const KernelActivity& r : records) {
         if (is_stream_mark(r)) continue;
-        if (own.count(r.correlation_id) && (!on_stream(r) || between_marks(r)))
+        if (own.count(r.correlation_id) && (!on_stream(r) || between_marks(r) || between_calls(r)))
             out.counted.push_back(r);
         else if (between_calls(r))
             out.elsewhere.push_back(r);

@@ -5,7 +5,9 @@
 //
 // A stream runs its work in the order it was enqueued, so the records on the scope's stream that start after
 // the start mark ended and end before the stop mark started are exactly the work enqueued on that stream
-// between start() and stop(), by any thread. The kernels of a CUDA graph run on streams of the graph's own and
+// between start() and stop(), by any thread; so is a record on that stream whose launch call came between the two
+// marks' calls, whatever its stamps say (a 2 us kernel ends as the stop mark is enqueued, and the two stamps can
+// meet out of order). The kernels of a CUDA graph run on streams of the graph's own and
 // carry the correlation id of their cudaGraphLaunch: they count when a record of the same launch ran on the
 // scope's stream, or, for a graph whose nodes all ran elsewhere, when the launch call came between the two
 // marks' calls (correlation ids grow with every CUDA call of the process) and all its nodes ran between the

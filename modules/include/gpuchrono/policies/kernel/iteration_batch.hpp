@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// IterationBatch: the iterations of a loop on one thread, timed in batches, each iteration's time the busy time of
+// the CUPTI records of the work it launched (what <gpuchrono/gbench.hpp> hands to Google Benchmark). For harnesses
+// that own their loop and want each iteration's GPU time without a wait per iteration:
+//
+//     gpuchrono::IterationBatch batch(stream, gpuchrono::KernelPolicy::Count::stream, 256);
+//     batch.begin();
+//     for (int i = 0; i < 256; ++i) { my_kernel<<<g, b, 0, stream>>>(...); batch.end_iteration(); }
+//     const gpuchrono::IterationBatch::Times& t = batch.read();   // t.ns[i], t.findings
+//
+// Per batch: one store window and one launch log (CUPTI's launch callbacks give the correlation id of each launch
+// call of the thread), one wait and one flush at the end. Per iteration: end_iteration(), which notes how many
+// launch calls the thread has made so far; no mark, no event, no allocation. The records are told apart by
+// correlation ids (iteration_split.hpp): stream mode counts the work enqueued on the timed stream within the
+// iteration's range of calls, thread mode the work of the iteration's own launch calls on any stream.
+#pragma once
+
+#include <gpuchrono/core/finding.hpp>
+#include <gpuchrono/cupti/cupti_hold.hpp>
+#include <gpuchrono/policies/kernel/kernel_policy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace gpuchrono {
+
+class IterationBatch {
+public:
+    // Holds CUPTI and turns its launch callbacks on (both modes need them). Throws TimerError when CUPTI is
+    // unavailable (the reason as KernelPolicy::unavailable_reason() gives it) or the stream is being captured.
+    IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity);
+    ~IterationBatch();
+    IterationBatch(const IterationBatch&) = delete;
+    IterationBatch& operator=(const IterationBatch&) = delete;
+
+    // Opens a batch; the iterations follow, each closed by end_iteration(), then read().
+    void begin();
+    void end_iteration() noexcept;
+
+    struct Times {
+        std::vector<double> ns;           // per iteration: the busy time of its records
+        std::vector<bool> warned;         // per iteration: whether a warning-level finding concerns it
+        // What was found, once per code: kernel-no-activity (an iteration counted no work; the message says how many
+        // and where the work went), kernel-activity-elsewhere, kernel-records-dropped, kernel-records-late,
+        // other-processes-on-device.
+        Findings findings;
+    };
+    // Waits for the batch's work (the stream, or in thread mode the device), flushes CUPTI once, waits up to 200 ms
+    // for the record of every launch call the batch made, and splits the records into the iterations. Throws
+    // TimerError on a CUDA or CUPTI error.
+    const Times& read();
+
+private:
+    struct State;
+    CuptiHold hold_;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace gpuchrono

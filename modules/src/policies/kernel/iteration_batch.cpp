@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <gpuchrono/policies/kernel/iteration_batch.hpp>
+
+#include <gpuchrono/checks/check_gpu_state.hpp>
+#include <gpuchrono/core/cuda_error.hpp>
+#include <gpuchrono/core/device.hpp>
+#include <gpuchrono/core/finding_catalog.hpp>
+#include <gpuchrono/gpu/gpu_state.hpp>
+#include <gpuchrono/gpu/stream.hpp>
+
+#include "checks/check_kernel_records.hpp"
+#include "cupti/activity_buffers.hpp"
+#include "cupti/cupti_session.hpp"
+#include "cupti/launch_subscriber.hpp"
+#include "policies/kernel/iteration_split.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+
+namespace gpuchrono {
+
+struct IterationBatch::State {
+    cupti::CuptiSession* session = nullptr;
+    cudaStream_t stream = nullptr;
+    int device = -1;
+    KernelPolicy::Count count = KernelPolicy::Count::stream;
+    std::optional<iteration_split::TimedStream> timed;  // stream mode
+    cupti::LaunchLog log;
+    bool logging = false;
+    std::vector<std::size_t> ends;  // per iteration: the launch calls logged by its end
+    std::optional<cupti::ActivityStore::Window> window;
+    std::uint64_t start_ns = 0;
+    std::uint64_t dropped_at_start = 0;
+    std::optional<IterationBatch::Times> times;
+
+    ~State() { close(); }
+    void close() noexcept {
+        if (logging) cupti::close_launch_log(&log);
+        logging = false;
+        if (window) session->store().close_window(*window);
+        window.reset();
+    }
+};
+
+namespace {
+
+// How long a batch waits for the records of its launch calls after the flush, as a KernelPolicy scope waits.
+constexpr std::chrono::milliseconds record_wait{200};
+
+}  // namespace
+
+IterationBatch::IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity)
+    : state_(std::make_unique<State>()) {
+    if (const char* silenced = cupti::release_activity_silence())
+        throw TimerError(std::string("gpuchrono: the Google Benchmark bridge needs CUPTI's activity records: ") + silenced);
+    if (!hold_) throw TimerError("gpuchrono: the Google Benchmark bridge needs CUPTI: " + hold_.why_not());
+    std::string why;
+    State& s = *state_;
+    s.session = cupti::CuptiSession::get(why);
+    if (!s.session) throw TimerError("gpuchrono: the Google Benchmark bridge needs CUPTI: " + why);
+    if (auto e = cupti::enable_launch_callbacks())
+        throw TimerError("gpuchrono: the Google Benchmark bridge needs CUPTI's launch callbacks: " + *e);
+    {
+        RelaxedCaptureMode relaxed;
+        if (stream_is_capturing(stream))
+            throw TimerError("gpuchrono: the Google Benchmark bridge cannot time a stream that is being captured into a "
+                             "graph (nothing runs until the graph is launched)");
+    }
+    s.stream = stream;
+    s.device = stream_device(stream);
+    s.count = count;
+    if (count == KernelPolicy::Count::stream) {
+        if (stream == nullptr || stream == cudaStreamLegacy)
+            throw TimerError("gpuchrono: the Google Benchmark bridge's stream mode needs a stream of its own, not the "
+                             "legacy default stream");
+        s.timed = iteration_split::TimedStream{s.device, s.session->stream_id(stream)};
+    }
+    // Reserved once: an iteration's end_iteration() and its launch callbacks then never allocate.
+    s.ends.reserve(capacity);
+    s.log.correlations.reserve(4 * capacity);
+    s.log.expected.reserve(4 * capacity);
+}
+
+IterationBatch::~IterationBatch() = default;
+
+void IterationBatch::begin() {
+    State& s = *state_;
+    s.close();
+    s.times.reset();
+    s.ends.clear();
+    s.log.correlations.clear();
+    s.log.expected.clear();
+    cupti::collect_dropped_records();  // drops before the batch are not its own
+    s.dropped_at_start = s.session->store().dropped();
+    s.start_ns = s.session->timestamp();
+    s.window = s.session->store().open_window(s.start_ns);
+    cupti::open_launch_log(&s.log);
+    s.logging = true;
+}
+
+void IterationBatch::end_iteration() noexcept {
+    State& s = *state_;
+    try {
+        s.ends.push_back(s.log.correlations.size());
+    } catch (...) {
+        // Beyond the reserved capacity and out of memory: read() then finds fewer ends than iterations and says so.
+    }
+}
+
+const IterationBatch::Times& IterationBatch::read() {
+    State& s = *state_;
+    if (s.times) return *s.times;
+    if (!s.window) throw TimerError("gpuchrono: IterationBatch::read() without begin() (library bug)");
+    if (s.logging) cupti::close_launch_log(&s.log);
+    s.logging = false;
+    {
+        RelaxedCaptureMode relaxed;  // another stream of this thread may capture; the wait concerns ours
+        if (s.timed) {
+            GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(s.stream), "waiting for the Google Benchmark bridge's stream on device " +
+                                                                      std::to_string(s.device));
+        } else {
+            DeviceGuard on(s.device);
+            GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(),
+                                 "waiting for device " + std::to_string(s.device) + " (Google Benchmark bridge, thread mode)");
+        }
+    }
+    cupti::ActivityStore& store = s.session->store();
+    s.session->flush();
+    const auto dropped_so_far = [&] {
+        cupti::collect_dropped_records();
+        return store.dropped() - s.dropped_at_start;
+    };
+    // The record of every launch call that must have one: a flush can return while CUPTI's own thread still hands
+    // over a buffer it took just before (kernel_policy.cpp), so wait for them as a thread-mode scope does.
+    const auto missing = [&](const std::vector<KernelActivity>& launched) {
+        std::unordered_set<std::uint32_t> seen;
+        seen.reserve(launched.size());
+        for (const KernelActivity& r : launched) seen.insert(r.correlation_id);
+        return static_cast<std::size_t>(std::count_if(s.log.expected.begin(), s.log.expected.end(),
+                                                      [&](std::uint32_t id) { return !seen.count(id); }));
+    };
+    cupti::ActivityStore::Collected got = store.collect(s.log.correlations, s.start_ns);
+    std::size_t absent = missing(got.launched);
+    const auto deadline = std::chrono::steady_clock::now() + record_wait;
+    auto pause = std::chrono::microseconds(20);
+    while (absent > 0 && dropped_so_far() == 0 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+        s.session->flush();
+        got = store.collect(s.log.correlations, s.start_ns);
+        absent = missing(got.launched);
+    }
+    const std::uint64_t dropped = dropped_so_far();
+    std::vector<KernelActivity> records = std::move(got.launched);
+    if (s.timed) records.insert(records.end(), got.others.begin(), got.others.end());  // other threads' work on the stream
+    s.close();  // the records are copied out: the store may drop them
+
+    const iteration_split::Split split = iteration_split::split_iterations(records, s.log.correlations, s.ends, s.timed);
+    Times t;
+    t.ns.reserve(s.ends.size());
+    t.warned.assign(s.ends.size(), false);
+    IterationRecordsSeen seen;
+    seen.where = s.timed ? "enqueued on the benchmark's stream (CUPTI stream " + std::to_string(s.timed->stream) +
+                               ", device " + std::to_string(s.device) + ")"
+                         : "launched by the benchmark's thread";
+    seen.iterations = s.ends.size();
+    seen.dropped = dropped;
+    seen.missing = absent;
+    seen.expected = s.log.expected.size();
+    seen.record_wait = record_wait;
+    std::optional<std::size_t> first_elsewhere;
+    for (std::size_t i = 0; i < s.ends.size(); ++i) {
+        t.ns.push_back(static_cast<double>(split.busy_ns[i]));
+        const bool empty = split.counted[i] == 0;
+        const bool elsewhere = !split.elsewhere[i].empty();
+        seen.empty += empty ? 1 : 0;
+        seen.with_elsewhere += elsewhere ? 1 : 0;
+        if (elsewhere && (!first_elsewhere || (empty && split.counted[*first_elsewhere] != 0))) first_elsewhere = i;
+        t.warned[i] = empty || elsewhere || dropped > 0 || absent > 0;
+    }
+    if (first_elsewhere) seen.elsewhere = split.elsewhere[*first_elsewhere];
+    t.findings = check_iteration_records(seen);
+    // Other processes on the device, as a KernelPolicy scope reports them (NVML, read at most every 250 ms): they
+    // may have shared the GPU with any iteration of the batch.
+    (void)sample_gpu_state(s.device);
+    if (const std::optional<OtherProcesses> others = recent_other_processes(s.device))
+        if (std::optional<Finding> f = other_processes_finding(*others)) {
+            if (f->severity != Severity::info) t.warned.assign(t.warned.size(), true);
+            t.findings.push_back(std::move(*f));
+        }
+    s.times = std::move(t);
+    return *s.times;
+}
+
+}  // namespace gpuchrono
