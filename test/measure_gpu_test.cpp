@@ -205,10 +205,10 @@ BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
 }
 
 BOOST_AUTO_TEST_CASE(kernel_method_samples_read_as_a_kernel_policy_scope_around_the_call) {
-    // Each kernel-method sample (a lazy scope of a batch read together) must read what an eager KernelPolicy scope
-    // around the same call reads (the CUPTI record), warm or with the L2 flush before each sample (outside it: the
-    // spin touches no memory, so a flush inside would add its whole time), and a call of two kernels the union of
-    // their records.
+    // Each kernel-method sample (the first a lazy scope, the rest a batch split at one mark per call) must read what
+    // an eager KernelPolicy scope around the same call reads (the CUPTI record), warm or with the L2 flush before each
+    // sample (outside it: the spin touches no memory, so a flush inside would add its whole time), and a call of two
+    // kernels the union of their records.
     if (!gpuchrono::kernel_method_available()) {
         BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
         return;

@@ -343,9 +343,8 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
     warm.warmup_min_time = options.warmup_min_time;
     warm.warmup_max_time = options.warmup_max_time;
     const WarmupRecord warm_a = warm_up(stream, device, a, warm);
-    // B on the clock A brought up: its first call and one slice, not the slices that bring the clock up again.
-    const std::optional<GpuState> after_a = warm_a.clock_steady ? std::optional(read_gpu_state(device)) : std::nullopt;
-    const WarmupRecord warm_b = warm_up(stream, device, b, warm, after_a ? &*after_a : nullptr);
+    // B finds the clock A brought up: its first call and one slice (a sizing slice more below 50 us a call).
+    const WarmupRecord warm_b = warm_up(stream, device, b, warm);
 
     std::array<std::unique_ptr<SideTimer>, 2> side;
     const auto round = method == Method::kernel ? std::make_shared<KernelRound>(stream, where) : nullptr;
