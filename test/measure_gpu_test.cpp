@@ -272,6 +272,30 @@ BOOST_AUTO_TEST_CASE(an_unreachable_target_stops_at_the_budget_and_says_so) {
     BOOST_TEST(has_finding(s, gpuchrono::codes::did_not_converge));
 }
 
+BOOST_AUTO_TEST_CASE(a_call_of_50_us_or_more_warms_up_in_two_calls_once_the_clock_is_up) {
+    // The warm-up's rule (warmup.hpp): the first call alone loads the module, a slice of one call of 50 us or more
+    // sizes the samples, and the clock read after it ends the warm-up when the clock is at 75% of its maximum or
+    // more. 50 ms of spinning first brings the clock up (a cap that holds it above 75% counts as up).
+    gpuchrono::MeasureOptions o;
+    o.method = gpuchrono::Method::event;  // the rule is the same for every method; this one needs no CUPTI
+    kernels::launch_spin(Duration::from_ms(50), stream);
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the spin that brings the clock up");
+    const gpuchrono::Series s =
+        gpuchrono::measure("spin 200 us", stream, [](cudaStream_t st) { kernels::launch_spin(Duration::from_us(200), st); }, o);
+    const auto& w = s.measure_record()->warmup;
+    BOOST_TEST_MESSAGE("warm-up: " << w.calls << " calls in " << w.time << ": " << w.ended);
+    BOOST_TEST(w.clock_steady, w.ended);
+    BOOST_TEST(!w.capped);
+    if (std::isnan(w.sm_clock_mhz)) {
+        // Without NVML two slices' per-call times must agree: the first call and at least two slices.
+        BOOST_TEST(w.calls >= 3u);
+        return;
+    }
+    BOOST_TEST(w.calls == 2u, w.ended);
+    BOOST_TEST(w.ended.rfind("SM clock up at", 0) == 0u, w.ended);
+    BOOST_TEST(w.per_call >= Duration::from_us(200));
+}
+
 BOOST_AUTO_TEST_CASE(series_set_overload_refuses_to_mix_runs) {
     gpuchrono::SeriesSet set;
     gpuchrono::Series& s = gpuchrono::measure(set, "spin", stream, [&] { kernels::launch_spin(spin_length, stream); });
