@@ -346,13 +346,13 @@ BOOST_AUTO_TEST_CASE(a_long_call_warms_up_in_two_calls_when_the_clock_is_up) {
     // torch.mm of 4096 (2.64 ms) on a GPU already at its clock: the first call loads, one more sizes and reads up.
     const auto up = [](std::size_t) { return warmup_sim::state(1980); };
     const warmup_sim::Outcome mm = warmup_sim::run_warmup([](std::size_t) { return Duration::from_ms(2.64); }, up);
-    BOOST_TEST((mm.end == gpuchrono::WarmupEnd::steady));
+    BOOST_TEST((mm.end == gpuchrono::WarmupEnd::ready));
     BOOST_TEST(mm.calls == 2u);
     // Under a power cap that holds the clock at 1755 MHz (89%), the same: no second read is asked to agree.
     const warmup_sim::Outcome capped = warmup_sim::run_warmup(
         [](std::size_t) { return Duration::from_ms(2.64); },
         [](std::size_t i) { return warmup_sim::state(i % 2 == 0 ? 1755 : 1890, gpuchrono::clock_event::sw_power_cap); });
-    BOOST_TEST((capped.end == gpuchrono::WarmupEnd::steady));
+    BOOST_TEST((capped.end == gpuchrono::WarmupEnd::ready));
     BOOST_TEST(capped.calls == 2u);
     // A call of 100 us is long enough to size the batches from one call.
     const warmup_sim::Outcome spin100 = warmup_sim::run_warmup([](std::size_t) { return Duration::from_us(100); }, up);
@@ -365,7 +365,7 @@ BOOST_AUTO_TEST_CASE(a_short_call_takes_one_sizing_slice_more) {
     const auto up = [](std::size_t) { return warmup_sim::state(1980); };
     const warmup_sim::Outcome o = warmup_sim::run_warmup(
         [](std::size_t i) { return i == 0 ? Duration::from_us(6) : Duration::from_us(2.5); }, up);
-    BOOST_TEST((o.end == gpuchrono::WarmupEnd::steady));
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
     BOOST_TEST(o.slices == 2u);
     BOOST_TEST(o.calls == 1u + 1u + 34u);  // ceil(200 us / 6 us) calls in the sizing slice
 }
@@ -376,7 +376,7 @@ BOOST_AUTO_TEST_CASE(a_low_clock_keeps_the_warmup_loading_the_gpu_until_it_is_up
     const std::vector<unsigned> ramp{345, 345, 900, 1500, 1980, 1980};
     const auto ramping = [&](std::size_t i) { return warmup_sim::state(ramp[std::min(i, ramp.size() - 1)]); };
     const warmup_sim::Outcome o = warmup_sim::run_warmup([](std::size_t) { return Duration::from_us(10); }, ramping);
-    BOOST_TEST((o.end == gpuchrono::WarmupEnd::steady));
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
     BOOST_TEST(o.slices == 4u);  // the read of 1500 MHz (75.8%) ends it
     BOOST_TEST(o.calls == 1u + 1u + 3u * 200u);
     // A clock that never comes up ends at the time cap, saying so.
@@ -389,7 +389,7 @@ BOOST_AUTO_TEST_CASE(warmup_min_time_is_honoured_and_max_time_caps) {
     const auto up = [](std::size_t) { return warmup_sim::state(1980); };
     const auto per_call = [](std::size_t) { return Duration::from_us(50); };
     const warmup_sim::Outcome o = warmup_sim::run_warmup(per_call, up, Duration::from_us(300), Duration::from_ms(10));
-    BOOST_TEST((o.end == gpuchrono::WarmupEnd::steady));
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
     BOOST_TEST(o.calls >= 1u + 10'000u / 50u);  // at least 10 ms of 50 us calls
     // A minimum above the maximum cannot be met (validate() refuses it); the cap ends the loop regardless.
     const warmup_sim::Outcome cap = warmup_sim::run_warmup(per_call, up, Duration::from_us(300), Duration::from_ms(20),
@@ -402,7 +402,7 @@ BOOST_AUTO_TEST_CASE(without_nvml_two_slices_must_agree_on_the_per_call_time) {
     // The one-call slice reads launch latency (30 us), the next slices 10 us each: the third agrees with the second.
     const warmup_sim::Outcome o = warmup_sim::run_warmup(
         [](std::size_t i) { return i == 0 ? Duration::from_us(30) : Duration::from_us(10); }, none);
-    BOOST_TEST((o.end == gpuchrono::WarmupEnd::steady));
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
     BOOST_TEST(o.slices == 3u);
     // Per-call times that keep falling by 10% a slice (a clock still ramping) never agree: capped.
     const warmup_sim::Outcome falling = warmup_sim::run_warmup(

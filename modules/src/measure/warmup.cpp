@@ -67,7 +67,7 @@ WarmupStep warmup_step(const WarmupSlice& slice, Duration min_time, Duration max
     const bool ready = by_clock ? clock_up(slice.state)
                                 : per_call_steady(slice.previous_per_call, Duration::from_ns(per_call_ns));
     const bool sized = slice.gpu_time >= sizing_slice;
-    if (ready && sized && slice.elapsed >= min_time) return {WarmupEnd::steady, 0};
+    if (ready && sized && slice.elapsed >= min_time) return {WarmupEnd::ready, 0};
     if (slice.elapsed >= max_time) return {WarmupEnd::capped, 0};
     // Up but too short to size what follows: one short slice more. Otherwise load, which raises a low clock.
     const Duration next = ready && !sized ? short_sizing_slice : load_slice;
@@ -108,7 +108,7 @@ WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& la
         r.time = slice.elapsed = since(began);
         const WarmupStep step = warmup_step(slice, options.warmup_min_time, options.warmup_max_time);
         const bool by_clock = clock_readable(slice.state);
-        if (step.end == WarmupEnd::steady) {
+        if (step.end == WarmupEnd::ready) {
             r.clock_steady = true;
             r.ended = by_clock ? "SM clock up at " + mhz(r.sm_clock_mhz) + " of " + mhz(r.max_sm_clock_mhz) + " MHz"
                                : "per-call time steady within 5% (NVML unavailable: " + slice.state.nvml_error + ")";

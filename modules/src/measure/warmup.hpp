@@ -49,7 +49,7 @@ struct WarmupSlice {
     GpuState state;                // read just after this slice's synchronisation
 };
 
-enum class WarmupEnd { more, steady, capped };
+enum class WarmupEnd { more, ready, capped };
 
 struct WarmupStep {
     WarmupEnd end = WarmupEnd::more;
