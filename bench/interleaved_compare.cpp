@@ -13,8 +13,9 @@
 // percentile of the sampling time alone (warm-ups excluded), the median and 95th percentile of the samples per
 // side, and the median drift the interleaved compare reported for A.
 // Usage: bench_interleaved_compare [--pairs N] [--only spin|memory] [--no-drift] [--drift-only] [--no-a-then-b]
-//        [--a-then-b-max-time S]. --drift-only: the rows under drift alone (and 20 undisturbed A/A pairs that set when the
-//        neighbour starts, not printed).
+//        [--a-then-b-max-time S] [--aa-only]. --drift-only: the rows under drift alone (and 20 undisturbed A/A pairs
+//        that set when the neighbour starts, not printed). --aa-only: the interleaved A/A rows at threshold 0.5% alone
+//        (spin and memory), the error-rate rows: `--pairs 1000 --aa-only` takes about a minute on an H100.
 // Default 40 pairs a row, the A-then-B measure() stopped at 0.5 s a side: a few minutes on an H100. The error-rate
 // targets need 1,000 pairs: --no-a-then-b keeps that to the interleaved rows (minutes; --only spin and --only
 // memory apart).
@@ -177,7 +178,7 @@ Row run_interleaved(cudaStream_t stream, const Launch& a, const Launch& b, doubl
 int main(int argc, char** argv) {
     int pairs = 40;
     std::string only;
-    bool drift = true, a_then_b = true, drift_only = false;
+    bool drift = true, a_then_b = true, drift_only = false, aa_only = false;
     Duration a_then_b_max = Duration::from_ms(500);
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
@@ -192,8 +193,11 @@ int main(int argc, char** argv) {
             a_then_b = false;
         else if (std::strcmp(argv[i], "--a-then-b-max-time") == 0 && i + 1 < argc)
             a_then_b_max = Duration::from_s(std::max(0.001, std::atof(argv[++i])));
+        else if (std::strcmp(argv[i], "--aa-only") == 0)
+            aa_only = true;
         else {
-            std::fprintf(stderr, "usage: %s [--pairs N] [--only spin|memory] [--no-drift] [--drift-only] [--no-a-then-b] [--a-then-b-max-time S]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--pairs N] [--only spin|memory] [--no-drift] [--drift-only] [--no-a-then-b] "
+                                 "[--a-then-b-max-time S] [--aa-only]\n", argv[0]);
             return 2;
         }
     }
@@ -235,6 +239,12 @@ int main(int argc, char** argv) {
         print_header();
         for (const Workload& w : workloads) {
             if (!only.empty() && only != w.name) continue;
+            if (aa_only) {
+                if (w.threshold == 0.005)
+                    print_row(w.name, 0.0, w.threshold, "interleave", false,
+                              run_interleaved(stream, *w.a, *w.a, w.threshold, pairs, nullptr, {}));
+                continue;
+            }
             if (drift_only) {
                 if (w.threshold != 0.005) continue;
                 // Only the undisturbed A/A's median wall time, which sets when the neighbour starts.

@@ -7,8 +7,12 @@
 //       budgets of nvbench (at least 0.5 s per state) and triton's do_bench (25 ms warm-up + 100 ms);
 //   (c) A/A: compare() of one kernel against itself, 200 times: how often the verdict is faster or slower;
 //   (d) A/B: B spins 2% of A's measured time longer: how often compare() says slower (power);
-//   (e) summarize() over 10 million samples against a hand-written nth_element loop computing the same figures.
-// Usage: bench_measure_compare [--quick] [--only a|b|c|d|e]. Findings are collected, not printed.
+//   (e) summarize() over 10 million samples against a hand-written nth_element loop computing the same figures;
+//   (f) measure()'s own cost, method automatic (kernel where CUPTI can be used), spin(D) for D = 1, 10, 100 us and
+//       2.5 ms: its wall time split into warm-up and sampling, and the host cost per sample (sampling time minus
+//       the GPU time of the sampled calls, per sample), beside a bare launch's host cost in the same run, with and
+//       without CUPTI's kernel records.
+// Usage: bench_measure_compare [--quick] [--only a|b|c|d|e|f]. Findings are collected, not printed.
 #include <cuda_runtime_api.h>
 
 #include <spin.hpp>
@@ -298,6 +302,58 @@ void part_e() {
                 best_summarize, best_hand, best_summarize / best_hand, check);
 }
 
+// Host time per launch of spin(1 us), `calls` launched back to back with no wait (the GPU keeps up with the host).
+double bare_launch_ns(cudaStream_t stream, int calls) {
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting before the bare launches");
+    const auto t0 = Clock::now();
+    for (int i = 0; i < calls; ++i) kernels::launch_spin(Duration::from_us(1), stream);
+    const double ns = seconds_since(t0) * 1e9 / calls;
+    GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the bare spins");
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the bare launches");
+    return ns;
+}
+
+void part_f(cudaStream_t stream, int runs) {
+    std::vector<double> bare, bare_cupti;
+    for (int i = 0; i < runs; ++i) {
+        bare.push_back(bare_launch_ns(stream, 2000));
+        gpuchrono::CuptiHold hold;  // CUPTI's kernel records on for these launches alone
+        if (hold.held()) bare_cupti.push_back(bare_launch_ns(stream, 2000));
+    }
+    const double bare_ns = median_ns(bare);
+    const double cupti_ns = bare_cupti.empty() ? std::nan("") : median_ns(bare_cupti);
+    std::printf("\n(f) measure()'s own cost, method automatic, spin(D), median of %d runs; a bare launch of spin(1 us) costs "
+                "the host %.2f us, %.2f us with CUPTI's kernel records\n",
+                runs, bare_ns / 1e3, cupti_ns / 1e3);
+    std::printf("  %-8s %-7s %10s %10s %7s %10s %8s %14s %16s\n", "D", "method", "wall", "warm-up", "calls", "sampling",
+                "samples", "host/sample", "beyond launch");
+    for (const double d_us : {1.0, 10.0, 100.0, 2500.0}) {
+        std::vector<double> wall, warm, calls, sampling, samples, host;
+        std::string method;
+        for (int i = 0; i < runs; ++i) {
+            const auto t0 = Clock::now();
+            const gpuchrono::Series s = measure_spin(stream, Duration::from_us(d_us));
+            wall.push_back(seconds_since(t0));
+            const gpuchrono::MeasureRecord& r = *s.measure_record();
+            method = gpuchrono::to_string(r.method);
+            warm.push_back(r.warmup.time.s());
+            calls.push_back(static_cast<double>(r.warmup.calls));
+            sampling.push_back(r.sampling_time.s());
+            const double n = static_cast<double>(s.size());
+            samples.push_back(n);
+            // The GPU time of the sampled calls: every call of every sample, at the median.
+            const double gpu_s = n * r.calls_per_sample * r.interval.median_ns * 1e-9;
+            host.push_back((r.sampling_time.s() - gpu_s) / n * 1e9);
+        }
+        const double host_ns = median_ns(host);
+        const std::string d = d_us < 1000 ? std::to_string(static_cast<int>(d_us)) + " us" : "2.5 ms";
+        std::printf("  %-8s %-7s %8.2fms %8.2fms %7.0f %8.2fms %8.0f %11.1f us %13.1f us\n", d.c_str(), method.c_str(),
+                    1e3 * median_ns(wall), 1e3 * median_ns(warm), median_ns(calls), 1e3 * median_ns(sampling),
+                    median_ns(samples), host_ns / 1e3, (host_ns - (std::isnan(cupti_ns) ? bare_ns : cupti_ns)) / 1e3);
+    }
+    std::printf("  target: host cost per sample within 20 us of a bare launch with CUPTI's records (beyond launch <= 20 us)\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -309,7 +365,7 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
         else {
-            std::fprintf(stderr, "usage: %s [--quick] [--only a|b|c|d|e]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--only a|b|c|d|e|f]\n", argv[0]);
             return 2;
         }
     }
@@ -330,6 +386,7 @@ int main(int argc, char** argv) {
                         gpuchrono::kernel_method_available(&why) ? "available" : ("not available: " + why).c_str());
         if (wants('b')) part_b(stream, quick ? 3 : 9);
         if (wants('c') || wants('d')) part_c_d(stream, quick ? 40 : 200, wants('c'), wants('d'));
+        if (wants('f')) part_f(stream, quick ? 3 : 9);
         if (wants('e')) part_e();
         (void)cudaStreamDestroy(stream);
     } catch (const std::exception& e) {

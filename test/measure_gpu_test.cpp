@@ -205,10 +205,10 @@ BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
 }
 
 BOOST_AUTO_TEST_CASE(kernel_method_samples_read_as_a_kernel_policy_scope_around_the_call) {
-    // Each kernel-method sample (a lazy scope of a batch read together) must read what an eager KernelPolicy scope
-    // around the same call reads (the CUPTI record), warm or with the L2 flush before each sample (outside it: the
-    // spin touches no memory, so a flush inside would add its whole time), and a call of two kernels the union of
-    // their records.
+    // Each kernel-method sample (the first a lazy scope, the rest a batch split at one mark per call) must read what
+    // an eager KernelPolicy scope around the same call reads (the CUPTI record), warm or with the L2 flush before each
+    // sample (outside it: the spin touches no memory, so a flush inside would add its whole time), and a call of two
+    // kernels the union of their records.
     if (!gpuchrono::kernel_method_available()) {
         BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
         return;
@@ -270,6 +270,30 @@ BOOST_AUTO_TEST_CASE(an_unreachable_target_stops_at_the_budget_and_says_so) {
     BOOST_TEST(gpuchrono::to_string(s.measure_record()->stop_reason) == std::string("max-time"));
     BOOST_TEST(s.measure_record()->sampling_time.ns() >= 30e6);
     BOOST_TEST(has_finding(s, gpuchrono::codes::did_not_converge));
+}
+
+BOOST_AUTO_TEST_CASE(a_call_of_50_us_or_more_warms_up_in_two_calls_once_the_clock_is_up) {
+    // The warm-up's rule (warmup.hpp): the first call alone loads the module, a slice of one call of 50 us or more
+    // sizes the samples, and the clock read after it ends the warm-up when the clock is at 75% of its maximum or
+    // more. 50 ms of spinning first brings the clock up (a cap that holds it above 75% counts as up).
+    gpuchrono::MeasureOptions o;
+    o.method = gpuchrono::Method::event;  // the rule is the same for every method; this one needs no CUPTI
+    kernels::launch_spin(Duration::from_ms(50), stream);
+    GPUCHRONO_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the spin that brings the clock up");
+    const gpuchrono::Series s =
+        gpuchrono::measure("spin 200 us", stream, [](cudaStream_t st) { kernels::launch_spin(Duration::from_us(200), st); }, o);
+    const auto& w = s.measure_record()->warmup;
+    BOOST_TEST_MESSAGE("warm-up: " << w.calls << " calls in " << w.time << ": " << w.ended);
+    BOOST_TEST(w.clock_steady, w.ended);
+    BOOST_TEST(!w.capped);
+    if (std::isnan(w.sm_clock_mhz)) {
+        // Without NVML two slices' per-call times must agree: the first call and at least two slices.
+        BOOST_TEST(w.calls >= 3u);
+        return;
+    }
+    BOOST_TEST(w.calls == 2u, w.ended);
+    BOOST_TEST(w.ended.rfind("SM clock up at", 0) == 0u, w.ended);
+    BOOST_TEST(w.per_call >= Duration::from_us(200));
 }
 
 BOOST_AUTO_TEST_CASE(series_set_overload_refuses_to_mix_runs) {

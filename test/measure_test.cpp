@@ -6,6 +6,7 @@
 #include <gpuchrono/measure/measure.hpp>
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/stats/stopping_rule.hpp>
+#include "measure/batch_plan.hpp"
 #include "measure/throughput.hpp"
 #include "measure/warmup.hpp"
 #include "report/render/csv.hpp"
@@ -267,28 +268,199 @@ BOOST_AUTO_TEST_CASE(peak_bandwidth_from_attributes) {
     BOOST_TEST(std::isnan(r.bytes_per_second()));
 }
 
-BOOST_AUTO_TEST_CASE(warmup_ends_when_the_clock_reads_steady) {
-    const auto state = [](unsigned clock, unsigned long long reasons) {
-        gpuchrono::GpuState s;
-        s.device = 0;
-        s.sm_clock_mhz = clock;
-        s.max_sm_clock_mhz = 1980u;
-        s.clock_event_reasons = reasons;
-        return s;
-    };
-    const gpuchrono::GpuState idle = state(345, gpuchrono::clock_event::gpu_idle);
-    const gpuchrono::GpuState ramping = state(1600, 0);
-    const gpuchrono::GpuState full = state(1980, 0);
-    const gpuchrono::GpuState capped = state(1500, gpuchrono::clock_event::sw_power_cap);
-    BOOST_TEST(!gpuchrono::clock_steady(idle, full));
-    BOOST_TEST(!gpuchrono::clock_steady(ramping, full));  // moved by more than 5%
-    BOOST_TEST(gpuchrono::clock_steady(full, full));
-    BOOST_TEST(gpuchrono::clock_steady(capped, capped));  // capped but still: waiting will not help (flagged instead)
-    gpuchrono::GpuState no_nvml;
-    no_nvml.nvml_loaded = false;
-    BOOST_TEST(!gpuchrono::clock_steady(no_nvml, no_nvml));  // unknown is not steady: the per-call times decide
+namespace warmup_sim {
+
+gpuchrono::GpuState state(unsigned clock, unsigned long long reasons = 0) {
+    gpuchrono::GpuState s;
+    s.device = 0;
+    s.sm_clock_mhz = clock;
+    s.max_sm_clock_mhz = 1980u;
+    s.clock_event_reasons = reasons;
+    return s;
+}
+
+gpuchrono::GpuState without_nvml() {
+    gpuchrono::GpuState s;
+    s.nvml_loaded = false;
+    s.nvml_error = "libnvidia-ml.so.1 not found";
+    return s;
+}
+
+struct Outcome {
+    gpuchrono::WarmupEnd end = gpuchrono::WarmupEnd::more;
+    std::size_t calls = 0;  // the first call included
+    std::size_t slices = 0;
+};
+
+// Drives warmup_step as warm_up does: the first call alone, then slices of the size it asks for, each lasting
+// `per_call(i)` per call (i counts slices from 0) on a GPU whose NVML read after slice i is `state_after(i)`; the
+// host's time is the GPU's plus `first_call` and 50 us per slice.
+template <class PerCall, class StateAfter>
+Outcome run_warmup(PerCall per_call, StateAfter state_after, Duration first_call = Duration::from_us(300),
+                   Duration min_time = Duration{}, Duration max_time = Duration::from_ms(500)) {
+    Outcome o;
+    o.calls = 1;
+    Duration elapsed = first_call;
+    gpuchrono::WarmupSlice slice;
+    std::size_t calls = 1;
+    for (std::size_t i = 0; i < 100000; ++i) {
+        slice.previous_per_call = slice.calls > 0 ? slice.gpu_time / static_cast<double>(slice.calls) : Duration{};
+        slice.calls = calls;
+        slice.gpu_time = per_call(i) * static_cast<double>(calls);
+        elapsed += slice.gpu_time + Duration::from_us(50);
+        slice.elapsed = elapsed;
+        slice.state = state_after(i);
+        o.calls += calls;
+        ++o.slices;
+        const gpuchrono::WarmupStep step = gpuchrono::warmup_step(slice, min_time, max_time);
+        if (step.end != gpuchrono::WarmupEnd::more) {
+            o.end = step.end;
+            return o;
+        }
+        BOOST_TEST_REQUIRE(step.next_calls >= 1u);
+        calls = step.next_calls;
+    }
+    return o;
+}
+
+}  // namespace warmup_sim
+
+BOOST_AUTO_TEST_CASE(warmup_reads_the_clock_once_it_has_had_work) {
+    using warmup_sim::state;
+    BOOST_TEST(!gpuchrono::clock_up(state(345, gpuchrono::clock_event::gpu_idle)));
+    BOOST_TEST(!gpuchrono::clock_up(state(1400)));  // 70.7% of the maximum: below nvbench's 75%
+    BOOST_TEST(gpuchrono::clock_up(state(1600)));
+    BOOST_TEST(gpuchrono::clock_up(state(1980)));
+    // Capped above 75% and holding: waiting will not raise it (its samples are flagged gpu-clock-throttled instead).
+    BOOST_TEST(gpuchrono::clock_up(state(1500, gpuchrono::clock_event::sw_power_cap)));
+    BOOST_TEST(!gpuchrono::clock_up(warmup_sim::without_nvml()));  // unknown is not up: the per-call times decide
+    gpuchrono::GpuState no_maximum = state(1980);
+    no_maximum.max_sm_clock_mhz.reset();
+    BOOST_TEST(!gpuchrono::clock_up(no_maximum));
     BOOST_TEST(gpuchrono::per_call_steady(Duration::from_us(10.0), Duration::from_us(10.2)));
     BOOST_TEST(!gpuchrono::per_call_steady(Duration::from_us(10.0), Duration::from_us(12.0)));
+    BOOST_TEST(!gpuchrono::per_call_steady(Duration{}, Duration::from_us(10.0)));
+}
+
+BOOST_AUTO_TEST_CASE(a_long_call_warms_up_in_two_calls_when_the_clock_is_up) {
+    // torch.mm of 4096 (2.64 ms) on a GPU already at its clock: the first call loads, one more sizes and reads up.
+    const auto up = [](std::size_t) { return warmup_sim::state(1980); };
+    const warmup_sim::Outcome mm = warmup_sim::run_warmup([](std::size_t) { return Duration::from_ms(2.64); }, up);
+    BOOST_TEST((mm.end == gpuchrono::WarmupEnd::ready));
+    BOOST_TEST(mm.calls == 2u);
+    // Under a power cap that holds the clock at 1755 MHz (89%), the same: no second read is asked to agree.
+    const warmup_sim::Outcome capped = warmup_sim::run_warmup(
+        [](std::size_t) { return Duration::from_ms(2.64); },
+        [](std::size_t i) { return warmup_sim::state(i % 2 == 0 ? 1755 : 1890, gpuchrono::clock_event::sw_power_cap); });
+    BOOST_TEST((capped.end == gpuchrono::WarmupEnd::ready));
+    BOOST_TEST(capped.calls == 2u);
+    // A call of 100 us is long enough to size the batches from one call.
+    const warmup_sim::Outcome spin100 = warmup_sim::run_warmup([](std::size_t) { return Duration::from_us(100); }, up);
+    BOOST_TEST(spin100.calls == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_short_call_takes_one_sizing_slice_more) {
+    // A 1 us kernel: its one-call slice is mostly launch latency; a slice of about 200 us sizes it, and the clock
+    // read after that slice ends the warm-up.
+    const auto up = [](std::size_t) { return warmup_sim::state(1980); };
+    const warmup_sim::Outcome o = warmup_sim::run_warmup(
+        [](std::size_t i) { return i == 0 ? Duration::from_us(6) : Duration::from_us(2.5); }, up);
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
+    BOOST_TEST(o.slices == 2u);
+    BOOST_TEST(o.calls == 1u + 1u + 34u);  // ceil(200 us / 6 us) calls in the sizing slice
+}
+
+BOOST_AUTO_TEST_CASE(a_low_clock_keeps_the_warmup_loading_the_gpu_until_it_is_up) {
+    // From idle (345 MHz) the clock ramps over about 6 ms of load: the warm-up ends at the first read at 75% or more,
+    // and its slices last about 2 ms each meanwhile.
+    const std::vector<unsigned> ramp{345, 345, 900, 1500, 1980, 1980};
+    const auto ramping = [&](std::size_t i) { return warmup_sim::state(ramp[std::min(i, ramp.size() - 1)]); };
+    const warmup_sim::Outcome o = warmup_sim::run_warmup([](std::size_t) { return Duration::from_us(10); }, ramping);
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
+    BOOST_TEST(o.slices == 4u);  // the read of 1500 MHz (75.8%) ends it
+    BOOST_TEST(o.calls == 1u + 1u + 3u * 200u);
+    // A clock that never comes up ends at the time cap, saying so.
+    const warmup_sim::Outcome low = warmup_sim::run_warmup([](std::size_t) { return Duration::from_us(10); },
+                                                           [](std::size_t) { return warmup_sim::state(1200); });
+    BOOST_TEST((low.end == gpuchrono::WarmupEnd::capped));
+}
+
+BOOST_AUTO_TEST_CASE(warmup_min_time_is_honoured_and_max_time_caps) {
+    const auto up = [](std::size_t) { return warmup_sim::state(1980); };
+    const auto per_call = [](std::size_t) { return Duration::from_us(50); };
+    const warmup_sim::Outcome o = warmup_sim::run_warmup(per_call, up, Duration::from_us(300), Duration::from_ms(10));
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
+    BOOST_TEST(o.calls >= 1u + 10'000u / 50u);  // at least 10 ms of 50 us calls
+    // A minimum above the maximum cannot be met (validate() refuses it); the cap ends the loop regardless.
+    const warmup_sim::Outcome cap = warmup_sim::run_warmup(per_call, up, Duration::from_us(300), Duration::from_ms(20),
+                                                           Duration::from_ms(5));
+    BOOST_TEST((cap.end == gpuchrono::WarmupEnd::capped));
+}
+
+BOOST_AUTO_TEST_CASE(without_nvml_two_slices_must_agree_on_the_per_call_time) {
+    const auto none = [](std::size_t) { return warmup_sim::without_nvml(); };
+    // The one-call slice reads launch latency (30 us), the next slices 10 us each: the third agrees with the second.
+    const warmup_sim::Outcome o = warmup_sim::run_warmup(
+        [](std::size_t i) { return i == 0 ? Duration::from_us(30) : Duration::from_us(10); }, none);
+    BOOST_TEST((o.end == gpuchrono::WarmupEnd::ready));
+    BOOST_TEST(o.slices == 3u);
+    // Per-call times that keep falling by 10% a slice (a clock still ramping) never agree: capped.
+    const warmup_sim::Outcome falling = warmup_sim::run_warmup(
+        [](std::size_t i) { return Duration::from_us(100) * std::pow(0.9, static_cast<double>(i)); }, none);
+    BOOST_TEST((falling.end == gpuchrono::WarmupEnd::capped));
+}
+
+BOOST_AUTO_TEST_CASE(batches_take_the_samples_the_interval_width_says_are_missing) {
+    using gpuchrono::detail::next_batch_samples;
+    const double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // 10 samples at 1.3% for a 1% target: about 17 expected, 21 with the margin: 11 more in one batch.
+    BOOST_TEST(next_batch_samples(10, 0.013, 0.01, 10000, 100000) == 11u);
+    // At twice the target, four times the samples are expected.
+    BOOST_TEST(next_batch_samples(10, 0.02, 0.01, 10000, 100000) == 38u);
+    // Nearly there: still a quarter of the samples taken, not one at a time.
+    BOOST_TEST(next_batch_samples(40, 0.0101, 0.01, 10000, 100000) == 10u);
+    // Unknown widths (a median of 0 with spread, no samples yet): a quarter more, at least one.
+    BOOST_TEST(next_batch_samples(12, inf, 0.01, 10000, 100000) == 3u);
+    BOOST_TEST(next_batch_samples(12, nan, 0.01, 10000, 100000) == 3u);
+    BOOST_TEST(next_batch_samples(0, nan, 0.01, 10000, 100000) == 1u);
+    // Within the batch's time (4 calls of 2.5 ms in 10 ms) and the samples left.
+    BOOST_TEST(next_batch_samples(10, 0.05, 0.01, 4, 100000) == 4u);
+    BOOST_TEST(next_batch_samples(10, 0.05, 0.01, 10000, 7) == 7u);
+    BOOST_TEST(next_batch_samples(10, 0.05, 0.01, 0, 100) == 1u);
+    BOOST_TEST(next_batch_samples(10, 0.05, 0.01, 10000, 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(planned_batches_reach_the_target_in_fewer_rounds_than_growing_by_a_quarter) {
+    // Samples of a 1 us kernel as the H100 gave them (a 32 ns grain, a right tail): the rule's own interval
+    // decides the stop, and the planned batches need fewer rounds than the +25% growth they replace.
+    std::mt19937_64 rng(7);
+    std::lognormal_distribution<double> tail(0.0, 0.6);
+    const auto sample = [&] { return 1856.0 + 32.0 * std::floor(tail(rng) * 1.5); };
+    const gpuchrono::StoppingRule rule{.target_relative_width = 0.01};
+    const auto rounds = [&](bool planned) {
+        std::vector<double> taken;
+        std::size_t next = rule.min_samples, n_rounds = 0;
+        while (true) {
+            for (std::size_t i = 0; i < next; ++i) taken.push_back(sample());
+            ++n_rounds;
+            const gpuchrono::StopDecision d = gpuchrono::decide(rule, taken, Duration::from_ms(1));
+            if (d.stop) {
+                BOOST_TEST(d.converged);
+                return n_rounds;
+            }
+            next = planned ? gpuchrono::detail::next_batch_samples(taken.size(), d.interval.relative_width(),
+                                                                   rule.target_relative_width, 10000, 100000)
+                           : static_cast<std::size_t>(std::ceil(static_cast<double>(taken.size()) / 4.0));
+        }
+    };
+    std::size_t planned_rounds = 0, quarter_rounds = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        planned_rounds += rounds(true);
+        quarter_rounds += rounds(false);
+    }
+    BOOST_TEST_MESSAGE("rounds over 200 measurements: planned " << planned_rounds << ", +25% " << quarter_rounds);
+    BOOST_TEST(planned_rounds < quarter_rounds);
 }
 
 BOOST_AUTO_TEST_CASE(reports_say_how_measure_took_a_series) {

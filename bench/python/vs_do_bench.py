@@ -7,6 +7,9 @@ record of the same kernel (gpuchrono.kernel_timer, the floor any whole-kernel me
 the call took to its answer. Two targets are checked and printed:
   - kernels up to 100 us: measure() takes at least 10x less wall time than do_bench;
   - longer kernels: what measure() adds beyond the kernel time it sampled (its warm-up and set-up) is at most 10 ms.
+measure()'s own cost is split per kernel: warm-up time and calls, sampling time and samples, and the host cost per
+sample (sampling time minus the GPU time of the sampled calls, per sample), beside the host cost of a bare launch of
+the 1 us spin measured in the same run, with and without CUPTI's kernel records (target: within 20 us of the latter).
     python3 bench/python/vs_do_bench.py [--markdown]     (needs torch, triton and a CUDA device)"""
 import statistics
 import subprocess
@@ -41,6 +44,17 @@ def cupti_record_ns(fn, stream, repeats=30):
             fn()
         values.append(t.duration_ns)
     return statistics.median(values)
+
+
+def bare_launch_ns(fn, calls=2000):
+    """Host time per call of fn, `calls` back to back with no wait (the spin's GPU time stays under the host's)."""
+    torch.cuda.synchronize()
+    start = time.perf_counter_ns()
+    for _ in range(calls):
+        fn()
+    elapsed = time.perf_counter_ns() - start
+    torch.cuda.synchronize()
+    return elapsed / calls
 
 
 def timed(run):
@@ -94,6 +108,13 @@ def main():
                 fn()
     torch.cuda.synchronize()
 
+    # The host cost of a bare launch of the 1 us spin, as the callable measure() is handed makes it (a Python call
+    # included), without and with CUPTI's kernel records on.
+    with torch.cuda.stream(stream):
+        bare_ns = statistics.median(bare_launch_ns(cases["spin 1 us"]) for _ in range(5))
+        with gpuchrono.hold_cupti():
+            bare_cupti_ns = statistics.median(bare_launch_ns(cases["spin 1 us"]) for _ in range(5))
+
     rows = []     # (kernel, method, median ns, bias ns, wall s)
     verdicts = []
     for name, fn in cases.items():
@@ -118,14 +139,16 @@ def main():
         # The kernel time measure() sampled: every call its samples averaged, at the median.
         sampled_s = r["samples"] * r["calls_per_sample"] * series.median_ns * 1e-9
         added_s = wall_measure - sampled_s
+        # What sampling cost beyond the GPU time of the sampled calls, per sample.
+        host_per_sample_ns = (r["sampling_time_s"] - sampled_s) / max(1, r["samples"]) * 1e9
         if floor <= SHORT_KERNEL_NS:
             ratio = done["triton do_bench"][1] / wall_measure
             verdicts.append((name, f"do_bench wall / measure wall = {ratio:.1f}x (target >= {WALL_RATIO_TARGET:.0f}x)",
-                             ratio >= WALL_RATIO_TARGET, r, sampled_s, added_s))
+                             ratio >= WALL_RATIO_TARGET, r, sampled_s, added_s, host_per_sample_ns))
         else:
             verdicts.append((name, f"measure adds {added_s * 1e3:.1f} ms beyond {sampled_s * 1e3:.1f} ms of sampled "
                                    f"kernel time (target <= {ADDED_TARGET_S * 1e3:.0f} ms)",
-                             added_s <= ADDED_TARGET_S, r, sampled_s, added_s))
+                             added_s <= ADDED_TARGET_S, r, sampled_s, added_s, host_per_sample_ns))
 
     if markdown:
         print("\n| kernel | method | median | bias vs CUPTI | wall |\n|---|---|---|---|---|")
@@ -144,13 +167,25 @@ def main():
             print(f"{shown:<20} {method:<36} {fmt_ns(median_ns):>14} "
                   f"{'' if bias is None else f'{bias:+.0f} ns':>14} {'' if wall is None else f'{wall:.3f} s':>9}")
 
-    print("\nmeasure()'s wall time: warm-up (calls), sampling (samples x calls each), the rest (set-up, statistics)")
+    print(f"\nmeasure()'s wall time: warm-up (calls), sampling (samples x calls each), and the host cost per sample "
+          f"(sampling time beyond the sampled calls' GPU time, per sample); a bare launch of the 1 us spin costs the host "
+          f"{bare_ns / 1e3:.2f} us, {bare_cupti_ns / 1e3:.2f} us with CUPTI's kernel records (host cost per sample "
+          f"target: within 20 us of that)")
     failed = 0
-    for name, text, met, r, sampled_s, added_s in verdicts:
+    header = ("kernel", "warm-up", "warm-up calls", "sampling", "samples", "host cost per sample", "beyond a launch",
+              "target", "met")
+    if markdown:
+        print("\n| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+    for name, text, met, r, sampled_s, added_s, host_ns in verdicts:
         failed += not met
-        print(f"  {name:<20} warm-up {r['warmup_time_s'] * 1e3:6.1f} ms ({r['warmup_calls']} calls), sampling "
-              f"{r['sampling_time_s'] * 1e3:6.1f} ms ({r['samples']} x {r['calls_per_sample']}); {text}: "
-              f"{'met' if met else 'NOT MET'}")
+        cells = (name, f"{r['warmup_time_s'] * 1e3:.1f} ms", f"{r['warmup_calls']}", f"{r['sampling_time_s'] * 1e3:.1f} ms",
+                 f"{r['samples']} x {r['calls_per_sample']}", f"{host_ns / 1e3:.1f} us",
+                 f"{(host_ns - bare_cupti_ns) / 1e3:+.1f} us", text, "met" if met else "NOT MET")
+        if markdown:
+            print("| " + " | ".join(cells) + " |")
+        else:
+            print(f"  {cells[0]:<20} warm-up {cells[1]:>8} ({cells[2]} calls), sampling {cells[3]:>8} ({cells[4]}), "
+                  f"host cost per sample {cells[5]:>8} ({cells[6]} beyond a launch with CUPTI); {cells[7]}: {cells[8]}")
     print(f"\ntargets: {len(verdicts) - failed} met, {failed} not met")
 
 

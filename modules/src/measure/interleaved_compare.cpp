@@ -5,8 +5,9 @@
 // the CUPTI records between two marks on the stream, the samples of both sides in a round sharing one KernelBatch
 // (one mark per sample, one wait and one CUPTI flush per round: policies/kernel/kernel_batch.hpp); with the event
 // method, an event pair around the call. The L2 flush runs before each sample when cold, outside it; the first
-// timed call of a round is queued behind an untimed one. The probe of each side, before any block, times one call
-// in a KernelPolicy scope of its own, whose findings say what the callable launched where.
+// timed call of a round is queued behind an untimed one. The probe of each side, queued before the first round's
+// blocks and read with them, times one call in a KernelPolicy scope of its own, whose findings say what the callable
+// launched where.
 #include <gpuchrono/measure/sequential_compare.hpp>
 
 #include <gpuchrono/core/finding_catalog.hpp>
@@ -113,8 +114,20 @@ public:
         } catch (const TimerError& e) {
             throw failed(e);
         }
-        report_no_activity(*batch_, CallSite::located(where_));
+        if (holding_reports_)
+            report_due_ = true;
+        else
+            report_no_activity(*batch_, CallSite::located(where_));
         return *got;
+    }
+
+    // The first round is read together with the probes (one wait, one CUPTI flush): its findings wait until the
+    // probes are judged, so a side that launched nothing is refused rather than reported.
+    void hold_reports() { holding_reports_ = true; }
+    void report_held() {
+        holding_reports_ = false;
+        if (report_due_ && batch_) report_no_activity(*batch_, CallSite::located(where_));
+        report_due_ = false;
     }
 
 private:
@@ -126,6 +139,8 @@ private:
     std::source_location where_;  // the user's compare() call, which the round's findings name
     std::unique_ptr<KernelBatch> batch_;
     bool read_ = false;
+    bool holding_reports_ = false;
+    bool report_due_ = false;
 };
 
 class KernelSide final : public SideTimer {
@@ -254,43 +269,49 @@ struct ProbedSide {
     SideTimer& timer;
 };
 
-// One timed sample of each side alone, before any block: refuses a side that launches nothing, launches on
-// another stream, or cannot be timed by the method (the other side's method: both use one). With the kernel
-// method each is one call in a lazy KernelPolicy scope of its own, queued as a sample is (the flush before it
-// when cold), whose findings say whether the callable launched on the stream, elsewhere, or nothing: both are
-// queued before either is read, so the two cost one wait and one CUPTI flush. Returns the notes for the result.
-std::vector<std::string> probe(const std::array<ProbedSide, 2>& sides, Method method, cudaStream_t stream, L2Flush* flush) {
+// With the kernel method, one call of each side in a lazy KernelPolicy scope of its own, queued as a sample is
+// (the flush before it when cold) before the first round's blocks, which it leads: its findings say whether the
+// callable launched on the stream, elsewhere, or nothing. The first round's read waits for the probes too, so
+// probes and round cost one wait and one CUPTI flush.
+std::vector<Measurement> queue_kernel_probes(const std::array<ProbedSide, 2>& sides, cudaStream_t stream, L2Flush* flush) {
+    std::vector<Measurement> queued;
+    for (const ProbedSide& side : sides) {
+        try {
+            if (flush) flush->enqueue(stream);
+            KernelPolicy::Options lazy;
+            lazy.wait_at_stop = false;
+            KernelPolicy scope(stream, lazy);
+            scope.start();
+            side.launch(stream);
+            queued.push_back(scope.stop());
+        } catch (const TimerError& e) {
+            throw untimeable(side.label, Method::kernel, e);
+        }
+    }
+    return queued;
+}
+
+// Reads the queued probes: refuses a side that launched nothing, launched on another stream, or cannot be timed by
+// the kernel method; returns the notes for the result.
+std::vector<std::string> judge_kernel_probes(std::vector<Measurement>& queued, const std::array<ProbedSide, 2>& sides) {
     const ScopedFindingReaction quiet(Reaction::collect);  // the probes' findings are turned into the refusals
     std::vector<std::string> notes;
-    const auto add = [&](std::string note) {
-        if (!note.empty()) notes.push_back(std::move(note));
-    };
-    if (method == Method::kernel) {
-        std::vector<Measurement> queued;
-        for (const ProbedSide& side : sides) {
-            try {
-                if (flush) flush->enqueue(stream);
-                KernelPolicy::Options lazy;
-                lazy.wait_at_stop = false;
-                KernelPolicy scope(stream, lazy);
-                scope.start();
-                side.launch(stream);
-                queued.push_back(scope.stop());
-            } catch (const TimerError& e) {
-                throw untimeable(side.label, method, e);
-            }
+    for (std::size_t i = 0; i < sides.size(); ++i) {
+        try {
+            if (queued[i].resolve() == Measurement::State::failed)
+                throw TimerError("gpuchrono::compare: a kernel-method sample failed: " + queued[i].error());
+        } catch (const TimerError& e) {
+            throw untimeable(sides[i].label, Method::kernel, e);
         }
-        for (std::size_t i = 0; i < sides.size(); ++i) {
-            try {
-                if (queued[i].resolve() == Measurement::State::failed)
-                    throw TimerError("gpuchrono::compare: a kernel-method sample failed: " + queued[i].error());
-            } catch (const TimerError& e) {
-                throw untimeable(sides[i].label, method, e);
-            }
-            add(judge_probe(queued[i].findings(), sides[i].label));
-        }
-        return notes;
+        if (std::string note = judge_probe(queued[i].findings(), sides[i].label); !note.empty()) notes.push_back(std::move(note));
     }
+    return notes;
+}
+
+// With the event method, one timed sample of each side alone, before any block: refuses a side that launches
+// nothing (a capture of one call records no node) or cannot be timed by the method.
+void probe_by_events(const std::array<ProbedSide, 2>& sides, cudaStream_t stream) {
+    const ScopedFindingReaction quiet(Reaction::collect);
     for (const ProbedSide& side : sides) {
         if (const std::optional<std::size_t> nodes = captured_work(side.launch, side.takes_stream, stream); nodes && *nodes == 0)
             throw std::invalid_argument(
@@ -300,10 +321,9 @@ std::vector<std::string> probe(const std::array<ProbedSide, 2>& sides, Method me
             side.timer.queue();
             side.timer.read(one);
         } catch (const TimerError& e) {
-            throw untimeable(side.label, method, e);
+            throw untimeable(side.label, Method::event, e);
         }
     }
-    return notes;
 }
 
 SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const LaunchFn& raw_b, bool b_takes_stream,
@@ -343,9 +363,8 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
     warm.warmup_min_time = options.warmup_min_time;
     warm.warmup_max_time = options.warmup_max_time;
     const WarmupRecord warm_a = warm_up(stream, device, a, warm);
-    // B on the clock A brought up: its first call and one slice, not the slices that bring the clock up again.
-    const std::optional<GpuState> after_a = warm_a.clock_steady ? std::optional(read_gpu_state(device)) : std::nullopt;
-    const WarmupRecord warm_b = warm_up(stream, device, b, warm, after_a ? &*after_a : nullptr);
+    // B finds the clock A brought up: its first call and one slice (a sizing slice more below 50 us a call).
+    const WarmupRecord warm_b = warm_up(stream, device, b, warm);
 
     std::array<std::unique_ptr<SideTimer>, 2> side;
     const auto round = method == Method::kernel ? std::make_shared<KernelRound>(stream, where) : nullptr;
@@ -357,9 +376,16 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
         else
             side[i] = std::make_unique<EventSide>(stream, launch, f);
     }
-    const std::vector<std::string> probe_notes =
-        probe({ProbedSide{label_a, a, a_takes_stream, *side[0]}, ProbedSide{label_b, b, b_takes_stream, *side[1]}}, method,
-              stream, flush ? &*flush : nullptr);
+    const std::array<ProbedSide, 2> probed{ProbedSide{label_a, a, a_takes_stream, *side[0]},
+                                           ProbedSide{label_b, b, b_takes_stream, *side[1]}};
+    std::vector<std::string> probe_notes;
+    std::vector<Measurement> kernel_probes;
+    if (method == Method::kernel) {
+        kernel_probes = queue_kernel_probes(probed, stream, flush ? &*flush : nullptr);
+        round->hold_reports();
+    } else {
+        probe_by_events(probed, stream);
+    }
 
     SequentialTest test({options.threshold, options.confidence, options.pilot_blocks});
     std::mt19937_64 rng(options.seed ? options.seed : std::random_device{}());
@@ -374,7 +400,8 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
             timed_out = true;
             break;
         }
-        if (!flush) queue_lead(stream, device, warm_a.per_call, [&] { side[0]->untimed(); });  // lead_spin.hpp
+        // The probes, when queued just before, lead the first round.
+        if (!flush && kernel_probes.empty()) queue_lead(stream, device, warm_a.per_call, [&] { side[0]->untimed(); });  // lead_spin.hpp
         for (std::size_t k = 0; k < per_round; ++k) {
             const bool a_first = (rng() & 1u) != 0;
             const int first = a_first ? 0 : 1;
@@ -388,9 +415,18 @@ SequentialComparison run(const LaunchFn& raw_a, bool a_takes_stream, const Launc
         got_b.clear();
         side[0]->read(got_a);
         side[1]->read(got_b);
+        if (!kernel_probes.empty()) {  // read by the round's wait and flush
+            probe_notes = judge_kernel_probes(kernel_probes, probed);
+            kernel_probes.clear();
+            round->report_held();
+        }
         for (std::size_t k = 0; k < per_round; ++k)
             if (test.add_block(std::span(got_a).subspan(2 * k, 2), std::span(got_b).subspan(2 * k, 2))) break;
         per_round = next_round_blocks(test, most_per_round);
+    }
+    if (!kernel_probes.empty()) {  // no round ran (max_time): the probes still say what a side launched
+        probe_notes = judge_kernel_probes(kernel_probes, probed);
+        round->report_held();
     }
     const auto ended = std::chrono::steady_clock::now();
 

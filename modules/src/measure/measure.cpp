@@ -10,6 +10,7 @@
 #include "gpu/l2_flush.hpp"
 #include <gpuchrono/measure/measure_record.hpp>
 #include <gpuchrono/stats/stopping_rule.hpp>
+#include "measure/batch_plan.hpp"
 #include "measure/throughput.hpp"
 #include "measure/warmup.hpp"
 #include <gpuchrono/core/nvtx_range.hpp>
@@ -253,9 +254,10 @@ Series measure_named(std::string name, cudaStream_t stream, const LaunchFn& laun
             if (!decision.stop) detail::launch_warmup_kernel(stream, device);
         }
         if (decision.stop) break;
-        // About a quarter more samples per round, within a 10 ms batch and the sample budget.
+        // As many samples as the interval's width says the target needs (batch_plan.hpp), within a 10 ms batch.
         const double by_time = std::max(1.0, std::floor(batch_budget.ns() / sample_ns));
-        next_batch = static_cast<std::size_t>(std::clamp(std::ceil(static_cast<double>(kept_ns.size()) / 4.0), 1.0, by_time));
+        next_batch = next_batch_samples(kept_ns.size(), decision.interval.relative_width(), options.target_relative_width,
+                                        static_cast<std::size_t>(std::min(by_time, 1e9)), options.max_samples - kept_ns.size());
     }
     record->sampling_time = since(sampling_began);
     record->stop_reason = decision.reason;

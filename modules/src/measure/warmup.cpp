@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <string>
 
 namespace gpuchrono {
@@ -17,7 +16,6 @@ namespace gpuchrono {
 namespace {
 
 constexpr double steady_tolerance = 0.05;
-constexpr Duration slice_target = Duration::from_ms(2);
 constexpr double max_slice_calls = 100000;
 
 Duration since(std::chrono::steady_clock::time_point t) { return std::chrono::steady_clock::now() - t; }
@@ -44,12 +42,9 @@ std::string mhz(double v) { return detail::fixed_text(v, 0); }
 
 }  // namespace
 
-bool clock_steady(const GpuState& before, const GpuState& now) noexcept {
-    if (!before.nvml_loaded || !now.nvml_loaded) return false;
-    if (!before.sm_clock_mhz || !now.sm_clock_mhz || !now.max_sm_clock_mhz || *now.max_sm_clock_mhz == 0) return false;
-    const double max = *now.max_sm_clock_mhz;
-    const double clock = *now.sm_clock_mhz;
-    return clock >= min_clock_fraction * max && std::fabs(clock - static_cast<double>(*before.sm_clock_mhz)) <= steady_tolerance * max;
+bool clock_up(const GpuState& now) noexcept {
+    if (!now.nvml_loaded || !now.sm_clock_mhz || !now.max_sm_clock_mhz || *now.max_sm_clock_mhz == 0) return false;
+    return static_cast<double>(*now.sm_clock_mhz) >= min_clock_fraction * static_cast<double>(*now.max_sm_clock_mhz);
 }
 
 bool per_call_steady(Duration before, Duration now) noexcept {
@@ -57,8 +52,30 @@ bool per_call_steady(Duration before, Duration now) noexcept {
     return std::fabs(now.ns() - before.ns()) <= steady_tolerance * before.ns();
 }
 
-WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& launch, const MeasureOptions& options,
-                     const GpuState* steady_before) {
+namespace {
+
+// NVML answered with both the clock and its maximum: the clock decides; otherwise the per-call times do.
+bool clock_readable(const GpuState& s) noexcept {
+    return s.nvml_loaded && s.sm_clock_mhz && s.max_sm_clock_mhz && *s.max_sm_clock_mhz > 0;
+}
+
+}  // namespace
+
+WarmupStep warmup_step(const WarmupSlice& slice, Duration min_time, Duration max_time) noexcept {
+    const double per_call_ns = slice.calls > 0 ? slice.gpu_time.ns() / static_cast<double>(slice.calls) : 0.0;
+    const bool by_clock = clock_readable(slice.state);
+    const bool ready = by_clock ? clock_up(slice.state)
+                                : per_call_steady(slice.previous_per_call, Duration::from_ns(per_call_ns));
+    const bool sized = slice.gpu_time >= sizing_slice;
+    if (ready && sized && slice.elapsed >= min_time) return {WarmupEnd::ready, 0};
+    if (slice.elapsed >= max_time) return {WarmupEnd::capped, 0};
+    // Up but too short to size what follows: one short slice more. Otherwise load, which raises a low clock.
+    const Duration next = ready && !sized ? short_sizing_slice : load_slice;
+    const double calls = per_call_ns > 0 ? std::ceil(next.ns() / per_call_ns) : max_slice_calls;
+    return {WarmupEnd::more, static_cast<std::size_t>(std::clamp(calls, 1.0, max_slice_calls))};
+}
+
+WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& launch, const MeasureOptions& options) {
     WarmupRecord r;
     const auto began = std::chrono::steady_clock::now();
 
@@ -70,18 +87,9 @@ WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& la
     r.calls = 1;
 
     EventPair events;
-    std::optional<GpuState> previous_state;
-    if (steady_before && steady_before->nvml_loaded) previous_state = *steady_before;
-    Duration previous_per_call{};
-    // A call as long as a slice is a slice's worth of load by itself: the state after the first call is then the
-    // one the first slice is compared with, so a call of milliseconds warms up in two calls, not three (each is
-    // time measure() adds beyond its samples). Only if the slice shows the call is that long: a first call can be
-    // long for loading its module alone.
-    std::optional<GpuState> after_first_call;
-    if (r.first_call >= slice_target) after_first_call = read_gpu_state(device);
-    double slice_calls = 1;
+    WarmupSlice slice;
+    std::size_t calls = 1;
     while (true) {
-        const auto calls = static_cast<std::size_t>(slice_calls);
         GPUCHRONO_CUDA_CHECK(cudaEventRecord(events.start_, stream), "recording a warm-up slice's start");
         for (std::size_t i = 0; i < calls; ++i) launch(stream);
         GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the measured callable (warm-up)");
@@ -90,32 +98,31 @@ WarmupRecord warm_up(cudaStream_t stream, int device, const detail::LaunchFn& la
         float ms = 0;
         GPUCHRONO_CUDA_CHECK(cudaEventElapsedTime(&ms, events.start_, events.stop_), "reading a warm-up slice's time");
         r.calls += calls;
-        r.per_call = Duration::from_ms(ms) / static_cast<double>(calls);
-
-        const GpuState state = read_gpu_state(device);
-        if (!previous_state && after_first_call && r.per_call >= slice_target / 2.0) previous_state = after_first_call;
-        if (state.sm_clock_mhz) r.sm_clock_mhz = *state.sm_clock_mhz;
-        if (state.max_sm_clock_mhz) r.max_sm_clock_mhz = *state.max_sm_clock_mhz;
-        const bool nvml = state.nvml_loaded && state.sm_clock_mhz.has_value();
-        const bool steady = nvml ? previous_state && clock_steady(*previous_state, state)
-                                 : per_call_steady(previous_per_call, r.per_call);
-        r.time = since(began);
-        if (steady && r.time >= options.warmup_min_time) {
+        slice.previous_per_call = r.per_call;
+        slice.calls = calls;
+        slice.gpu_time = Duration::from_ms(ms);
+        r.per_call = slice.gpu_time / static_cast<double>(calls);
+        slice.state = read_gpu_state(device);
+        if (slice.state.sm_clock_mhz) r.sm_clock_mhz = *slice.state.sm_clock_mhz;
+        if (slice.state.max_sm_clock_mhz) r.max_sm_clock_mhz = *slice.state.max_sm_clock_mhz;
+        r.time = slice.elapsed = since(began);
+        const WarmupStep step = warmup_step(slice, options.warmup_min_time, options.warmup_max_time);
+        const bool by_clock = clock_readable(slice.state);
+        if (step.end == WarmupEnd::ready) {
             r.clock_steady = true;
-            r.ended = nvml ? "SM clock steady at " + mhz(r.sm_clock_mhz) + " of " + mhz(r.max_sm_clock_mhz) + " MHz"
-                           : "per-call time steady within 5% (NVML unavailable: " + state.nvml_error + ")";
+            r.ended = by_clock ? "SM clock up at " + mhz(r.sm_clock_mhz) + " of " + mhz(r.max_sm_clock_mhz) + " MHz"
+                               : "per-call time steady within 5% (NVML unavailable: " + slice.state.nvml_error + ")";
             break;
         }
-        if (r.time >= options.warmup_max_time) {
+        if (step.end == WarmupEnd::capped) {
             r.capped = true;
             r.ended = "time cap " + to_string(options.warmup_max_time) + " reached: " +
-                      (nvml ? "SM clock " + mhz(r.sm_clock_mhz) + " of " + mhz(r.max_sm_clock_mhz) + " MHz, not steady"
-                            : std::string("per-call time not steady"));
+                      (by_clock ? "SM clock " + mhz(r.sm_clock_mhz) + " of " + mhz(r.max_sm_clock_mhz) + " MHz, below " +
+                                      std::to_string(static_cast<int>(min_clock_fraction * 100)) + "% of it"
+                                : std::string("per-call time not steady"));
             break;
         }
-        previous_state = state;
-        previous_per_call = r.per_call;
-        slice_calls = std::clamp(std::ceil(slice_target / r.per_call), 1.0, max_slice_calls);
+        calls = step.next_calls;
     }
     return r;
 }

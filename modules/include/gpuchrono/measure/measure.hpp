@@ -78,8 +78,8 @@ struct MeasureOptions {
     Duration min_time = Duration{};
     Duration max_time = Duration::from_s(2);  // of sampling, warm-up excluded; nvbench's timeout is 15 s
 
-    // Warm-up (warmup.hpp): at least min, at most max; in between until the module is loaded and the SM clock
-    // reads steady.
+    // Warm-up (docs/measure.md): at least min, at most max; in between until the module is loaded and the SM clock
+    // reads 75% of its maximum or more after GPU work.
     Duration warmup_min_time = Duration{};
     Duration warmup_max_time = Duration::from_ms(500);
 

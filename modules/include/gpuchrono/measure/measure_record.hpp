@@ -21,7 +21,7 @@ struct WarmupRecord {
     Duration time{};                 // host wall time the warm-up took
     std::size_t calls = 0;           // calls of the callable it made
     Duration first_call{};           // the first call with its synchronisation (module loading included)
-    bool clock_steady = false;       // the SM clock read steady (or NVML could not say: then the per-call time)
+    bool clock_steady = false;       // the SM clock read 75% of its maximum or more (without NVML: per-call time steady)
     bool capped = false;             // it ended at warmup_max_time instead
     double sm_clock_mhz = std::numeric_limits<double>::quiet_NaN();  // last NVML reading
     double max_sm_clock_mhz = std::numeric_limits<double>::quiet_NaN();

@@ -4,9 +4,7 @@
 // two marks, opens and closes a store window, records an event and is read on its own (about 50 us of host time
 // per sample with many pending on an H100); a batch has one window and one token for all its samples, one mark
 // per sample boundary (batch_segments.hpp), one end-of-work event and one CUPTI flush, and splits its records
-// into samples in one pass. Internal: compare(fn_a, fn_b) takes its kernel-method samples through it (measure()
-// keeps a lazy scope per sample: on an H100 its batches sampled a 67 us vector add and 2.5 ms kernels 8-17 ms
-// slower, for reasons not yet known).
+// into samples in one pass. Internal: measure() and compare(fn_a, fn_b) take their kernel-method samples through it.
 //
 // Order on the stream: [untimed work] mark call mark call ... mark. A sample opens at the mark before its call and
 // closes at the one after; a sample that follows untimed work of the caller's (the L2 flush) opens with a mark of
