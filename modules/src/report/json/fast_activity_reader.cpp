@@ -2,6 +2,7 @@
 #include "report/json/fast_activity_reader.hpp"
 
 #include "json/utf8.hpp"
+#include "report/json/activity_kind_json.hpp"
 
 #if GPUCHRONO_HAVE_RAPIDJSON
 #include <rapidjson/memorystream.h>
@@ -60,14 +61,9 @@ public:
             return true;
         }
         if (member_ != Member::kind) return false;
-        if (s == "kernel")
-            activity_.kind = ActivityKind::kernel;
-        else if (s == "memcpy")
-            activity_.kind = ActivityKind::memcpy;
-        else if (s == "memset")
-            activity_.kind = ActivityKind::memset;
-        else
-            return false;
+        const std::optional<ActivityKind> kind = activity_kind_named(s);
+        if (!kind) return false;
+        activity_.kind = *kind;
         return true;
     }
     bool Key(const char* text, rapidjson::SizeType length, bool) {

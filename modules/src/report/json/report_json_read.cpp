@@ -5,6 +5,7 @@
 
 #include "json/json_reader.hpp"
 #include "json/strict_parser.hpp"
+#include "report/json/activity_kind_json.hpp"
 #include "kernel_metrics_json.hpp"
 #include "report/json/fast_activity_reader.hpp"
 #include "report/json/rank_section_json.hpp"
@@ -234,14 +235,9 @@ Timeline read_timeline(const Reader& r) {
 KernelActivity read_activity(const Reader& r) {
     KernelActivity a;
     const std::string kind = r.string("kind", "kernel");
-    if (kind == "kernel")
-        a.kind = ActivityKind::kernel;
-    else if (kind == "memcpy")
-        a.kind = ActivityKind::memcpy;
-    else if (kind == "memset")
-        a.kind = ActivityKind::memset;
-    else
-        fail(r.child("kind"), "expected \"kernel\", \"memcpy\" or \"memset\", found \"" + kind + "\"");
+    const std::optional<ActivityKind> named = detail::activity_kind_named(kind);
+    if (!named) fail(r.child("kind"), "expected \"kernel\", \"memcpy\" or \"memset\", found \"" + kind + "\"");
+    a.kind = *named;
     a.name = r.string("name");
     a.device = r.i32("device", -1);
     a.stream = r.u32("stream");
