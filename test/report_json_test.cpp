@@ -174,11 +174,11 @@ BOOST_AUTO_TEST_CASE(saved_files_are_rewritten_byte_for_byte_as_before) {
 
 BOOST_AUTO_TEST_CASE(what_an_experiment_reproduces_is_written_as_reproduces_and_read_under_its_old_name_too) {
     const report::Report old = report::load_report(data_dir / "report-v1.json");  // written with "seed"
-    BOOST_TEST(old.experiments.at(0).seed == "000, 001");
+    BOOST_TEST(old.experiments.at(0).reproduces == "000, 001");
     const std::string text = report::to_json(old);
     BOOST_TEST(text.find("\"reproduces\": \"000, 001\"") != std::string::npos);
     BOOST_TEST(text.find("\"seed\"") == std::string::npos);
-    BOOST_TEST(report::report_from_json(text).experiments.at(0).seed == "000, 001");
+    BOOST_TEST(report::report_from_json(text).experiments.at(0).reproduces == "000, 001");
 }
 
 BOOST_AUTO_TEST_CASE(a_report_round_trips_through_json_without_loss) {

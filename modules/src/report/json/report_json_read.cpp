@@ -292,7 +292,7 @@ Experiment read_experiment(const Reader& r) {
     e.id = r.string("id");
     e.title = r.string("title");
     // Reports written before 0.4 name the member "seed"; they are read until 0.5.
-    e.seed = r.present("reproduces") ? r.string("reproduces") : r.string("seed");
+    e.reproduces = r.present("reproduces") ? r.string("reproduces") : r.string("seed");
     e.explanation = r.strings("explanation");
     r.each("metrics", [&](const Json& v, const std::string& path) {
         Reader m(v, path);

@@ -333,7 +333,7 @@ std::string render_findings_text(const Findings& findings, const std::string& in
 
 std::string render_experiment_text(const Experiment& e, int number) {
     std::string title = (number > 0 ? std::to_string(number) + ". " : "") + (e.title.empty() ? e.id : e.title);
-    if (!e.seed.empty()) title += "  [seed " + e.seed + "]";
+    if (!e.reproduces.empty()) title += "  [seed " + e.reproduces + "]";
     std::string out = title + "\n" + std::string(std::min<std::size_t>(display_width(title), text_width), '=') + "\n";
     const std::string indent = "    ";
     section(out, "Results", metrics_text(e, indent));
