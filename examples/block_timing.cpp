@@ -87,7 +87,7 @@ report::Experiment block_timing(Context& ctx) {
     report::Experiment e;
     e.id = "block-timing";
     e.title = "Per-block and loop timing: nvperf's vadd";
-    e.seed = "002";
+    e.reproduces = "002";
     report::Progress progress("vadd per block and in a loop", 2 * static_cast<std::size_t>(repetitions));
 
     // ---- nvperf's event timing: one region per block.

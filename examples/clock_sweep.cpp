@@ -114,7 +114,7 @@ report::Experiment clock_sweep(Context& ctx) {
     report::Experiment e;
     e.id = "clock-sweep";
     e.title = "The clock sample: time per block against block count";
-    e.seed = "000, 001";
+    e.reproduces = "000, 001";
     gpuchrono::Series seeds_launch("device clock, 64 blocks x 256 threads (the seeds' launch): makespan");
 
     std::vector<Point> points;

@@ -73,7 +73,7 @@ report::Experiment event_and_host_timing(Context& ctx) {
     report::Experiment e;
     e.id = "event-and-host-timing";
     e.title = "One kernel, three policies, and the classic timing mistakes";
-    e.seed = "003, 000 (4.2.2)";
+    e.reproduces = "003, 000 (4.2.2)";
     report::Progress progress("policies and mistakes", 3 * static_cast<std::size_t>(repetitions) + 5 * mistake_samples);
 
     // ---- Part 1: the same kernel (every SM's block spins 100 us) under each policy, taken in turns so that

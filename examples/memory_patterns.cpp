@@ -79,7 +79,7 @@ report::Experiment memory_patterns(Context& ctx) {
     report::Experiment e;
     e.id = "memory-patterns";
     e.title = "Memory access patterns: sum of cubes, contiguous chunks vs interleaved";
-    e.seed = "004";
+    e.reproduces = "004";
     report::Progress progress("sum of cubes", 5 * static_cast<std::size_t>(repetitions));
 
     // median[launch][pattern]

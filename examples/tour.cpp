@@ -5,7 +5,7 @@
 //     gpuchrono-tour [--out DIR] [--quick] [--only ID,ID...]
 //
 // DIR defaults to out/tour-<UTC date and time>. The folder holds report.json (every raw sample; render it
-// again anywhere with gpuchrono-report), report.txt, CSV tables, per-block timelines and sweep plots as SVG,
+// again anywhere with `gpuchrono report`), report.txt, CSV tables, per-block timelines and sweep plots as SVG,
 // the per-block records as a Chrome trace (trace.json, for https://ui.perfetto.dev), and index.html.
 #include <cuda_runtime_api.h>
 
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
         std::printf("\nWrote %zu files into %s:\n", written.size(), out.string().c_str());
         for (const auto& f : written) std::printf("  %s\n      %s\n", f.path.filename().string().c_str(), f.what.c_str());
         std::printf("Open %s in a browser; trace.json opens in https://ui.perfetto.dev; "
-                    "gpuchrono-report %s renders it all again without a GPU.\n",
+                    "gpuchrono report %s renders it all again without a GPU.\n",
                     (out / "index.html").string().c_str(), (out / "report.json").string().c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpuchrono-tour: writing the report files failed: %s\n", e.what());

@@ -174,11 +174,11 @@ BOOST_AUTO_TEST_CASE(saved_files_are_rewritten_byte_for_byte_as_before) {
 
 BOOST_AUTO_TEST_CASE(what_an_experiment_reproduces_is_written_as_reproduces_and_read_under_its_old_name_too) {
     const report::Report old = report::load_report(data_dir / "report-v1.json");  // written with "seed"
-    BOOST_TEST(old.experiments.at(0).seed == "000, 001");
+    BOOST_TEST(old.experiments.at(0).reproduces == "000, 001");
     const std::string text = report::to_json(old);
     BOOST_TEST(text.find("\"reproduces\": \"000, 001\"") != std::string::npos);
     BOOST_TEST(text.find("\"seed\"") == std::string::npos);
-    BOOST_TEST(report::report_from_json(text).experiments.at(0).seed == "000, 001");
+    BOOST_TEST(report::report_from_json(text).experiments.at(0).reproduces == "000, 001");
 }
 
 BOOST_AUTO_TEST_CASE(a_report_round_trips_through_json_without_loss) {
@@ -238,6 +238,26 @@ BOOST_AUTO_TEST_CASE(wrong_documents_are_refused_naming_the_member) {
     BOOST_TEST(contains(error_of(bad_severity), "experiments[0].findings[0].severity: unknown severity \"fatal\""));
     BOOST_TEST(contains(error_of("{\"schema\": "), "unexpected end of input"));
     BOOST_TEST(contains(error_of(""), "empty"));
+}
+
+BOOST_AUTO_TEST_CASE(every_activity_kind_reads_back_and_an_unknown_one_is_refused_naming_it) {
+    report::Report r = report::new_report();
+    report::Experiment e;
+    for (const gpuchrono::ActivityKind kind :
+         {gpuchrono::ActivityKind::kernel, gpuchrono::ActivityKind::memcpy, gpuchrono::ActivityKind::memset}) {
+        gpuchrono::KernelActivity a;
+        a.kind = kind;
+        e.activities.push_back(a);
+    }
+    r.experiments.push_back(e);
+    const report::Report back = report::report_from_json(report::to_json(r));
+    BOOST_REQUIRE(back.experiments.at(0).activities.size() == 3u);
+    for (std::size_t i = 0; i < 3; ++i)
+        BOOST_TEST((back.experiments[0].activities[i].kind == e.activities[i].kind), i);
+    const std::string bad_kind =
+        R"({"schema":"gpuchrono-report","schema_version":1,"experiments":[{"activities":[{"kind":"memcopy"}]}]})";
+    BOOST_TEST(contains(error_of(bad_kind),
+                        R"(experiments[0].activities[0].kind: expected "kernel", "memcpy" or "memset", found "memcopy")"));
 }
 
 BOOST_AUTO_TEST_CASE(save_and_load_go_through_a_file_and_name_it_on_failure) {

@@ -4,7 +4,7 @@
 // on steps 4 and 9. No MPI is needed: the ranks start each step at a shared wall-clock schedule
 // (GPUCHRONO_START_AT_NS, system clock, set by run_local_job.sh), which plays the barrier; the identity comes
 // from the launcher's variables (mpirun's OMPI_*, or RANK/WORLD_SIZE). Writes OUT/rank-R.json, which
-// `gpuchrono-report merge` turns into one timeline that must name rank LATE_RANK on steps 4 and 9.
+// `gpuchrono merge` turns into one timeline that must name rank LATE_RANK on steps 4 and 9.
 //
 //     RANK=0 WORLD_SIZE=4 GPUCHRONO_START_AT_NS=... gpuchrono-example-distributed-steps OUT
 #include <cuda_runtime_api.h>

@@ -4,7 +4,7 @@
 //   step OUT_DIR ID_DIR [--steps N] [--work-us W] [--bytes B] [--slow-rank R] [--slow-steps 3,7] [--delay-us D]
 //       A training-step-shaped loop: per step a compute kernel (a spin of W us; rank R spins D us longer on the
 //       slow steps), then an ncclAllReduce of B bytes, in the named scopes "step" holding "compute" and
-//       "allreduce" (bytes declared), under KernelPolicy. Writes OUT_DIR/rank-R.json; `gpuchrono-report merge` must name rank R on those steps
+//       "allreduce" (bytes declared), under KernelPolicy. Writes OUT_DIR/rank-R.json; `gpuchrono merge` must name rank R on those steps
 //       (the last to end "compute"), each other rank waiting ~ D in "allreduce".
 //   bandwidth ID_DIR [--min-bytes 8] [--max-bytes 1G] [--factor 2] [--iters 20] [--warmup 5] [--across avg|min|max]
 //       all-reduce, all-gather and reduce-scatter over the sizes, timed as nccl-tests times them (doc/PERFORMANCE.md

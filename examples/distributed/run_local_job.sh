@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs N ranks of gpuchrono-example-distributed-steps on this machine's GPU and merges their reports:
 #   run_local_job.sh BIN_DIR OUT_DIR [N=4]
-# BIN_DIR holds gpuchrono-example-distributed-steps and gpuchrono-report. With mpirun on PATH the ranks are
+# BIN_DIR holds gpuchrono-example-distributed-steps and the gpuchrono command. With mpirun on PATH the ranks are
 # MPI processes (identity from OMPI_*); without it, plain background processes with RANK/LOCAL_RANK/WORLD_SIZE
 # set (as torchrun would). Either way they share a start time 3 s ahead, GPUCHRONO_START_AT_NS.
 set -euo pipefail
@@ -25,4 +25,4 @@ else
   for p in "${pids[@]}"; do wait "$p" || status=$?; done
   [ "$status" = 0 ] || { echo "run_local_job: a rank failed ($status)"; exit "$status"; }
 fi
-"$bin/gpuchrono-report" merge "$out"/rank-*.json -o "$out/job.json" --trace "$out/trace.json" --svg "$out"
+"$bin/gpuchrono" merge "$out"/rank-*.json -o "$out/job.json" --trace "$out/trace.json" --svg "$out"

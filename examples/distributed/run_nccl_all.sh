@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Every NCCL measurement of the examples, in one go, on a machine with N GPUs (one GPU call of a few minutes):
 #   run_nccl_all.sh BIN_DIR OUT_DIR N [CLOCK_SECONDS=60]
-# BIN_DIR: gpuchrono-example-nccl-training-step, gpuchrono-report and the scripts of examples/distributed/.
+# BIN_DIR: gpuchrono-example-nccl-training-step, the gpuchrono command and the scripts of examples/distributed/.
 # Writes OUT_DIR/{step,bw,threads,clocks}/ and prints the checks, the bandwidth table and the clock figures.
 set -uo pipefail
 bin=$(cd "$1" && pwd) out=$2 n=$3 secs=${4:-60}

@@ -5,7 +5,7 @@
 #   run_nccl_job.sh BIN_DIR OUT_DIR N bandwidth [--min-bytes 8 --max-bytes 1G --factor 2 --iters 20 --warmup 5]
 #   run_nccl_job.sh BIN_DIR OUT_DIR 1 threads   [--devices N, step options]   (one process, one thread per GPU)
 #   run_nccl_job.sh BIN_DIR OUT_DIR 1 clocks    [--seconds 60 --devices N --interval-ms 100]
-# BIN_DIR holds gpuchrono-example-nccl-training-step and gpuchrono-report. With mpirun on PATH the ranks are MPI
+# BIN_DIR holds gpuchrono-example-nccl-training-step and the gpuchrono command. With mpirun on PATH the ranks are MPI
 # processes (identity from OMPI_*); without it (or GPUCHRONO_NO_MPI=1), background processes with RANK/LOCAL_RANK/
 # WORLD_SIZE set, as torchrun would. The NCCL id goes through OUT_DIR/nccl-id (OUT_DIR must be new or empty).
 # libnccl.so.2: the one the binary was linked with if it is there, else LD_LIBRARY_PATH gets the folder of the
@@ -65,5 +65,5 @@ else
 fi
 
 case "$mode" in
-  step|threads) "$bin/gpuchrono-report" merge "$out"/rank-*.json -o "$out/job.json" --trace "$out/trace.json" --svg "$out" ;;
+  step|threads) "$bin/gpuchrono" merge "$out"/rank-*.json -o "$out/job.json" --trace "$out/trace.json" --svg "$out" ;;
 esac

@@ -34,7 +34,7 @@ inline gpuchrono::report::Report sample_report() {
     Experiment a;
     a.id = "policies";
     a.title = "Three policies, \"one\" kernel <b>&</b>, commas";
-    a.seed = "003";
+    a.reproduces = "003";
     a.explanation = {"First paragraph, long enough to be wrapped by the text renderer when it exceeds the width of the "
                      "terminal report, which is one hundred columns wide.",
                      "Second paragraph: µs and × survive."};
@@ -105,7 +105,7 @@ inline gpuchrono::report::Report sample_report() {
     Experiment b;
     b.id = "clock-sweep";
     b.title = "Block-count sweep";
-    b.seed = "000, 001";
+    b.reproduces = "000, 001";
     Sweep s;
     s.name = "time per block";
     s.title = "timedReduction: time against block count";

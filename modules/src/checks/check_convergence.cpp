@@ -2,29 +2,18 @@
 #include "checks/check_convergence.hpp"
 
 #include <gpuchrono/core/finding_catalog.hpp>
-
-#include <cstdio>
+#include <gpuchrono/stats/stats.hpp>
 
 namespace gpuchrono {
-
-namespace {
-
-// Three significant digits, as the durations beside it: "1.23%".
-std::string percent(double ratio) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g%%", ratio * 100.0);
-    return text;
-}
-
-}  // namespace
 
 std::optional<Finding> check_convergence(const SamplingEnd& end) {
     if (end.converged) return std::nullopt;
     return make_finding(codes::did_not_converge,
                         "measure(\"" + end.name + "\") stopped at " + end.reason + " (" + end.budget + ") with the " +
-                            percent(end.confidence) + " CI of the median " + percent(end.relative_width) +
-                            " wide, above the " + percent(end.target_relative_width) + " target, after " +
-                            std::to_string(end.samples) + " samples",
+                            detail::percent(end.confidence) + " CI of the median " +
+                            detail::percent(end.relative_width) + " wide, above the " +
+                            detail::percent(end.target_relative_width) + " target, after " + std::to_string(end.samples) +
+                            " samples",
                         {{"relative_width", end.relative_width},
                          {"target_relative_width", end.target_relative_width},
                          {"samples", static_cast<double>(end.samples)}});

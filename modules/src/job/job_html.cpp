@@ -105,7 +105,7 @@ std::string render_job_html(const MergedJob& job, const std::string& command) {
                        ms_cell("transfer_ns", k < c.transfer_ns.size() ? static_cast<double>(c.transfer_ns[k]) : report::not_measured) + "</tr>\n";
         out += "</tbody></table></div>\n</section>\n";
     }
-    out += "<section id=\"text-report\"><h2>Text report</h2>\n" + html::folded_text("The job as gpuchrono-report merge prints it", render_job_text(job)) +
+    out += "<section id=\"text-report\"><h2>Text report</h2>\n" + html::folded_text("The job as gpuchrono merge prints it", render_job_text(job)) +
            "</section>\n";
     return out + html::end_page();
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// gpuchrono-report merge --html: a merged job as one self-contained page (html_page.hpp's look): the job,
+// gpuchrono merge --html: a merged job as one self-contained page (html_page.hpp's look): the job,
 // its clock and alignment bound in the header; a summary naming each scope's straggler; the per-rank table
 // (host, pid, clock offset, drift, alignment error, scopes, activities, overlap); per scope name the ranks'
 // times last and total lateness over the lateness heat map (inlined); the NCCL wait/transfer split; the text

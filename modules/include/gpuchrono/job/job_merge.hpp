@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Merging the reports of a job's ranks into one: `gpuchrono-report merge rank*.json -o job.json`.
+// Merging the reports of a job's ranks into one: `gpuchrono merge rank*.json -o job.json`.
 //
 // The merge reads the rank reports on a few threads (one report each, at most one more read ahead), their
 // activities streamed out of the JSON as records (report::load_report_streaming_activities), and keeps only

@@ -101,7 +101,7 @@ std::string render_comparison_html(const ReportComparison& c, const ComparisonPa
     }
     out += "</tbody></table></div>\n</section>\n";
     out += "<section id=\"text-report\"><h2>Text report</h2>\n" +
-           report::html::folded_text("The comparison as gpuchrono-compare prints it, with the hardware-metric changes",
+           report::html::folded_text("The comparison as gpuchrono compare prints it, with the hardware-metric changes",
                                      render_comparison(c, options)) + "</section>\n";
     return out + report::html::end_page();
 }

@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Reading a Report from JSON (docs/report-json.md) through the library's one JSON reader (json/json_reader.hpp);
-// report_json_write.cpp writes it.
+// Reading a Report from JSON (docs/report-json.md) through the library's one JSON parser (json/strict_parser.hpp)
+// and reader (json/json_reader.hpp); report_json_write.cpp writes it.
 #include <gpuchrono/report/json/report_json.hpp>
 
 #include "json/json_reader.hpp"
+#include "json/strict_parser.hpp"
+#include "report/json/activity_kind_json.hpp"
 #include "kernel_metrics_json.hpp"
-#include "utf8.hpp"
+#include "report/json/fast_activity_reader.hpp"
 #include "report/json/rank_section_json.hpp"
 #include "report/streamed_report.hpp"
 
 #include <gpuchrono/report/model/report_section.hpp>
-
-#if GPUCHRONO_HAVE_RAPIDJSON
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
-#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -22,14 +19,12 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
-#include <unordered_set>
 #include <vector>
 
 namespace gpuchrono::report {
@@ -240,14 +235,9 @@ Timeline read_timeline(const Reader& r) {
 KernelActivity read_activity(const Reader& r) {
     KernelActivity a;
     const std::string kind = r.string("kind", "kernel");
-    if (kind == "kernel")
-        a.kind = ActivityKind::kernel;
-    else if (kind == "memcpy")
-        a.kind = ActivityKind::memcpy;
-    else if (kind == "memset")
-        a.kind = ActivityKind::memset;
-    else
-        fail(r.child("kind"), "expected \"kernel\", \"memcpy\" or \"memset\", found \"" + kind + "\"");
+    const std::optional<ActivityKind> named = detail::activity_kind_named(kind);
+    if (!named) fail(r.child("kind"), "expected \"kernel\", \"memcpy\" or \"memset\", found \"" + kind + "\"");
+    a.kind = *named;
     a.name = r.string("name");
     a.device = r.i32("device", -1);
     a.stream = r.u32("stream");
@@ -302,7 +292,7 @@ Experiment read_experiment(const Reader& r) {
     e.id = r.string("id");
     e.title = r.string("title");
     // Reports written before 0.4 name the member "seed"; they are read until 0.5.
-    e.seed = r.present("reproduces") ? r.string("reproduces") : r.string("seed");
+    e.reproduces = r.present("reproduces") ? r.string("reproduces") : r.string("seed");
     e.explanation = r.strings("explanation");
     r.each("metrics", [&](const Json& v, const std::string& path) {
         Reader m(v, path);
@@ -340,368 +330,59 @@ Report read_report(const Json& document) {
     return report;
 }
 
-// nlohmann's messages start with "[json.exception.parse_error.101] "; the id says nothing to a user.
-std::string without_exception_id(const char* what) {
-    std::string s = what;
-    if (s.rfind("[json.exception.", 0) == 0)
-        if (const auto end = s.find("] "); end != std::string::npos) s.erase(0, end + 2);
-    return s;
+// Where a report's activities are: the elements of each experiment's "activities".
+const std::vector<json::PathStep>& activities_path() {
+    static const std::vector<json::PathStep> at{"experiments", json::any_element, "activities", json::any_element};
+    return at;
 }
 
-// Builds the document from nlohmann's SAX events, refusing a member named twice in one object: JSON
-// leaves the meaning open (RFC 8259: names SHOULD be unique) and nlohmann's own DOM parser keeps the last
-// silently, so a file edited by hand could say two things at once. Why not nlohmann::json::parse with a
-// callback: its callback parser rescans the parent container at every object's end (quadratic in the
-// number of block records), and its DOM parser looks each member up in the ordered map before adding it
-// (quadratic in the members of one object). Here a hash set per open object answers "seen before?" and
-// the member is appended directly.
-//
-// With an activity sink, each experiments[i].activities[j] is converted (read_activity) and handed to the sink
-// the moment its object closes, then dropped from the document: a rank report of 100,000 activities then
-// never stands as a DOM of them (about six times the file), only as the sink keeps them.
-class DocumentBuilder {
-public:
-    // skip_activities: how many activities, in file order, the sink already has (from the fast reader, which
-    // stopped at something it leaves to this one): they are checked again but not handed over twice.
-    explicit DocumentBuilder(std::size_t text_size, const ActivitySink* sink = nullptr, std::size_t skip_activities = 0)
-        : text_size_(text_size), sink_(sink), skip_activities_(skip_activities) {}
-
-    Json take() { return std::move(root_); }
-
-    bool null() { return add(Json(nullptr)), true; }
-    bool boolean(bool b) { return add(Json(b)), true; }
-    bool number_integer(Json::number_integer_t i) { return add(Json(i)), true; }
-    bool number_unsigned(Json::number_unsigned_t u) { return add(Json(u)), true; }
-    bool number_float(Json::number_float_t d, const Json::string_t&) { return add(Json(d)), true; }
-    bool string(Json::string_t& s) { return add(Json(std::move(s))), true; }
-    bool binary(Json::binary_t&) { throw ReportError("binary values are not JSON"); }  // only binary formats have them
-
-    bool start_object(std::size_t) { return open(add(Json::object()), true), true; }
-    bool start_array(std::size_t) { return open(add(Json::array()), false), true; }
-    bool end_object() {
-        --depth_;
-        if (sink_ && depth_ == 4 && in_activities()) {
-            auto& activities = *levels_[3].value->get_ptr<Json::array_t*>();
-            const std::string where = path();
-            KernelActivity a;
-            try {
-                a = read_activity(Reader(activities.back(), where));
-            } catch (const json::ReadError& e) {
-                throw ReportError(e.what());
-            } catch (const Json::exception& e) {
-                throw ReportError(without_exception_id(e.what()));  // the reader's backstop, as report_from_text's
-            }
-            activities.pop_back();
-            ++levels_[3].dropped;
-            if (skip_activities_)
-                --skip_activities_;
-            else
-                (*sink_)(std::move(a));
-        }
-        return true;
-    }
-
-    // Whether the value about to be added is an element of experiments[i].activities that goes to the sink.
-    bool next_is_streamed_activity() const { return sink_ && depth_ == 4 && in_activities(); }
-    // An activity the fast reader converted and handed to the sink: it counts in later elements' paths.
-    void streamed_activity() { ++levels_[3].dropped; }
-    bool end_array() { return --depth_, true; }
-
-    bool key(Json::string_t& name) {
-        Level& top = levels_[depth_ - 1];
-        if (!top.keys.insert(name).second) {
-            top.key = name;
-            std::string message = "the member \"";  // appended: g++ 12 misreads literal + std::string (-Wrestrict)
-            fail(path(), message.append(name).append("\" appears twice"));
-        }
-        top.key = std::move(name);
-        return true;
-    }
-
-    bool parse_error(std::size_t position, const std::string&, const Json::exception& e) {
-        // The "last read" token nlohmann quotes may hold the file's invalid bytes: keep the message UTF-8.
-        std::string what = valid_utf8(without_exception_id(e.what()));
-        // position: where parsing stopped, 1-based; past the last byte means the text ran out.
-        if (position >= text_size_ && e.id / 100 == 1) what += " (the text ends before the document does: truncated?)";
-        throw ReportError(what);
-    }
-
-private:
-    struct Level {
-        Json* value = nullptr;
-        bool object = false;
-        std::unordered_set<std::string> keys{};
-        std::string key{};  // objects: the member being read
-        std::size_t dropped = 0;  // arrays: elements handed to the sink and removed (they still count in paths)
-    };
-
-    // Whether the object that just closed (at depth 4) is an element of experiments[i].activities.
-    bool in_activities() const {
-        return levels_[0].object && levels_[0].key == "experiments" && !levels_[1].object && levels_[2].object &&
-               levels_[2].key == "activities" && !levels_[3].object;
-    }
-
-    // Places `v` where the parser is: the root, the next element of an array, or the member just named.
-    // Pointers to open containers stay valid: a container only grows while none of its children is open.
-    Json* add(Json v) {
-        if (depth_ == 0) {
-            root_ = std::move(v);
-            return &root_;
-        }
-        Level& top = levels_[depth_ - 1];
-        if (top.object) {
-            auto& members = static_cast<Json::object_t::Container&>(*top.value->get_ptr<Json::object_t*>());
-            members.emplace_back(top.key, std::move(v));  // unique: key() checked it
-            return &members.back().second;
-        }
-        auto& elements = *top.value->get_ptr<Json::array_t*>();
-        elements.push_back(std::move(v));
-        return &elements.back();
-    }
-
-    void open(Json* container, bool object) {
-        if (depth_ == levels_.size()) levels_.emplace_back();
-        Level& l = levels_[depth_++];
-        l.value = container;
-        l.object = object;
-        l.keys.clear();  // levels are reused: their hash tables keep their buckets
-        l.dropped = 0;
-    }
-
-    std::string path() const {
-        std::string out;
-        for (std::size_t d = 0; d < depth_; ++d) {
-            const Level& l = levels_[d];
-            if (!l.object)
-                out.append("[").append(std::to_string(l.value->size() - 1 + l.dropped)).append("]");
-            else
-                out.append(out.empty() ? "" : ".").append(l.key);
-        }
-        return out;
-    }
-
-    std::size_t text_size_;
-    const ActivitySink* sink_;
-    std::size_t skip_activities_;
-    Json root_;
-    std::vector<Level> levels_;
-    std::size_t depth_ = 0;
-};
-
-#if GPUCHRONO_HAVE_RAPIDJSON
-// The fast reader of rank reports: RapidJSON's SAX parser (about four times nlohmann's speed on a report's
-// text, which was most of a job merge's time) feeding the same DocumentBuilder, except that the activities the
-// sink is to get are converted straight from the parser's events, without a JSON value or a path per member.
-// It takes only what it is sure the strict reader reads the same way: activity members of the expected types,
-// known names, each once, ASCII text (or UTF-8 it checked). Anything else (a syntax error, a member named
-// twice, a null, an unknown member, a number out of range) stops it, and the caller reads the document again
-// with nlohmann's parser, which accepts it or says what is wrong exactly as it always did; activities the sink
-// already has are then checked again but not handed over twice.
-class FastActivityReader : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FastActivityReader> {
-public:
-    FastActivityReader(DocumentBuilder& document, const ActivitySink& sink) : document_(document), sink_(sink) {}
-
-    std::size_t delivered() const noexcept { return delivered_; }
-
-    bool Null() { return !in_activity_ && forward([&] { document_.null(); }); }
-    bool Bool(bool b) { return !in_activity_ && forward([&] { document_.boolean(b); }); }
-    bool Int(int i) { return in_activity_ ? signed_value(i) : forward([&] { document_.number_integer(i); }); }
-    bool Int64(std::int64_t i) { return in_activity_ ? signed_value(i) : forward([&] { document_.number_integer(i); }); }
-    bool Uint(unsigned u) { return in_activity_ ? unsigned_value(u) : forward([&] { document_.number_unsigned(u); }); }
-    bool Uint64(std::uint64_t u) { return in_activity_ ? unsigned_value(u) : forward([&] { document_.number_unsigned(u); }); }
-    bool Double(double d) {
-        static const Json::string_t no_text;
-        return !in_activity_ && forward([&] { document_.number_float(d, no_text); });
-    }
-    bool String(const char* text, rapidjson::SizeType length, bool) {
-        const std::string_view s(text, length);
-        if (!utf8_as_strict_reader_reads(s)) return false;
-        if (!in_activity_) return forward([&] {
-            Json::string_t value(s);
-            document_.string(value);
-        });
-        if (in_array_ || seen_ & bit(member_)) return false;
-        seen_ |= bit(member_);
-        if (member_ == Member::name) {
-            activity_.name.assign(s);
-            return true;
-        }
-        if (member_ != Member::kind) return false;
-        if (s == "kernel")
-            activity_.kind = ActivityKind::kernel;
-        else if (s == "memcpy")
-            activity_.kind = ActivityKind::memcpy;
-        else if (s == "memset")
-            activity_.kind = ActivityKind::memset;
-        else
-            return false;
-        return true;
-    }
-    bool Key(const char* text, rapidjson::SizeType length, bool) {
-        const std::string_view s(text, length);
-        if (!utf8_as_strict_reader_reads(s)) return false;
-        if (!in_activity_) return forward([&] {
-            Json::string_t name(s);
-            document_.key(name);
-        });
-        member_ = member_named(s);
-        return member_ != Member::unknown && !(seen_ & bit(member_));
-    }
-    bool StartObject() {
-        if (in_activity_) return false;
-        if (document_.next_is_streamed_activity()) {
-            in_activity_ = true;
-            activity_ = KernelActivity{};
-            seen_ = 0;
-            return true;
-        }
-        return forward([&] { document_.start_object(0); });
-    }
-    bool EndObject(rapidjson::SizeType) {
-        if (!in_activity_) return forward([&] { document_.end_object(); });
-        in_activity_ = false;
-        document_.streamed_activity();
-        ++delivered_;
-        sink_(std::move(activity_));
-        return true;
-    }
-    bool StartArray() {
-        if (!in_activity_) return forward([&] { document_.start_array(0); });
-        if (in_array_ || (member_ != Member::grid && member_ != Member::block) || seen_ & bit(member_)) return false;
-        in_array_ = true;
-        array_length_ = 0;
-        return true;
-    }
-    bool EndArray(rapidjson::SizeType) {
-        if (!in_activity_) return forward([&] { document_.end_array(); });
-        in_array_ = false;
-        seen_ |= bit(member_);
-        return true;
-    }
-
-private:
-    enum class Member { kind, name, device, stream, grid, block, start_ns, end_ns, correlation_id, graph_id, graph_node_id, bytes, unknown };
-    static unsigned bit(Member m) { return 1u << static_cast<unsigned>(m); }
-    static Member member_named(std::string_view s) {
-        static constexpr std::pair<std::string_view, Member> names[] = {
-            {"kind", Member::kind},         {"name", Member::name},         {"device", Member::device},
-            {"stream", Member::stream},     {"grid", Member::grid},         {"block", Member::block},
-            {"start_ns", Member::start_ns}, {"end_ns", Member::end_ns},     {"correlation_id", Member::correlation_id},
-            {"graph_id", Member::graph_id}, {"graph_node_id", Member::graph_node_id}, {"bytes", Member::bytes},
-        };
-        for (const auto& [n, m] : names)
-            if (n == s) return m;
-        return Member::unknown;
-    }
-
-    // ASCII passes as it is; other text only when it is well-formed UTF-8, as nlohmann's reader requires. This
-    // check, on the strings alone, replaces RapidJSON's encoding validation of every byte (an eighth of the
-    // parse), and also catches what its escapes may produce (a lone low surrogate).
-    static bool utf8_as_strict_reader_reads(std::string_view s) {
-        for (const char c : s)
-            if (static_cast<unsigned char>(c) >= 0x80) return valid_utf8(s) == s;
-        return true;
-    }
-
-    // The document's refusals (a member named twice) stop this reader: the strict one words them.
-    template <class F>
-    bool forward(F&& add) {
-        try {
-            add();
-            return true;
-        } catch (const json::ReadError&) {
-            return false;
-        } catch (const ReportError&) {
-            return false;
-        }
-    }
-
-    // RapidJSON reports only numbers written with a minus sign as signed ("-0" included): only the device may be one.
-    bool signed_value(std::int64_t i) {
-        if (member_ != Member::device || in_array_ || seen_ & bit(member_) || i < INT_MIN) return false;
-        seen_ |= bit(member_);
-        activity_.device = static_cast<int>(i);
-        return true;
-    }
-    bool unsigned_value(std::uint64_t u) {
-        constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
-        if (in_array_) {
-            if (array_length_ >= 3 || u > u32_max) return false;
-            (member_ == Member::grid ? activity_.grid : activity_.block)[array_length_++] = static_cast<std::uint32_t>(u);
-            return true;
-        }
-        if (seen_ & bit(member_)) return false;
-        seen_ |= bit(member_);
-        switch (member_) {
-        case Member::device:
-            if (u > static_cast<std::uint64_t>(INT_MAX)) return false;
-            activity_.device = static_cast<int>(u);
-            return true;
-        case Member::stream: return u <= u32_max && (activity_.stream = static_cast<std::uint32_t>(u), true);
-        case Member::correlation_id: return u <= u32_max && (activity_.correlation_id = static_cast<std::uint32_t>(u), true);
-        case Member::graph_id: return u <= u32_max && (activity_.graph_id = static_cast<std::uint32_t>(u), true);
-        case Member::start_ns: activity_.start_ns = u; return true;
-        case Member::end_ns: activity_.end_ns = u; return true;
-        case Member::graph_node_id: activity_.graph_node_id = u; return true;
-        case Member::bytes: activity_.bytes = u; return true;
-        default: return false;
-        }
-    }
-
-    DocumentBuilder& document_;
-    const ActivitySink& sink_;
-    std::size_t delivered_ = 0;
-    bool in_activity_ = false;
-    bool in_array_ = false;
-    std::size_t array_length_ = 0;
-    Member member_ = Member::unknown;
-    unsigned seen_ = 0;
-    KernelActivity activity_;
-};
-
-// The document with its activities streamed by the fast reader; nullopt when it stopped (see above), with
-// `delivered` the activities the sink has by then.
-std::optional<Json> parse_document_fast(std::string_view text, const ActivitySink& sink, std::size_t& delivered) {
-    DocumentBuilder builder(text.size(), &sink);
-    FastActivityReader handler(builder, sink);
-    rapidjson::Reader reader;
-    rapidjson::MemoryStream in(text.data(), text.size());
-    const rapidjson::ParseResult ok =
-        reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(in, handler);
-    delivered = handler.delivered();
-    // RapidJSON, like nlohmann, ends the text at a NUL byte; what follows one is left to nlohmann to judge.
-    if (!ok || in.Tell() != text.size()) return std::nullopt;
-    return builder.take();
+// Each activity converted (read_activity) and handed to the sink the moment the parser closes its object, then
+// dropped from the document: a rank report of 100,000 activities never stands as a DOM of them. The first
+// `skip` of them the sink already has (from the fast reader, which stopped at something it leaves to the
+// strict parser): they are checked again but not handed over twice.
+json::StreamedObjects streamed_activities(const ActivitySink& sink, std::size_t& skip) {
+    return {activities_path(), [&sink, &skip](const Json& object, const std::string& path) {
+                KernelActivity a;
+                try {
+                    a = read_activity(Reader(object, path));
+                } catch (const Json::exception& e) {
+                    throw json::ReadError(json::without_exception_id(e.what()));  // the reader's backstop, as report_from_text's
+                }
+                if (skip)
+                    --skip;
+                else
+                    sink(std::move(a));
+            }};
 }
-#endif
 
+// The document, its activities handed to `sink` when there is one (the first `skip_activities` of them not).
 Json parse_document(std::string_view text, const ActivitySink* sink = nullptr, std::size_t skip_activities = 0) {
     if (text.empty()) throw ReportError("empty, expected a gpuchrono report (JSON)");
-    DocumentBuilder builder(text.size(), sink, skip_activities);
     try {
-        Json::sax_parse(text.begin(), text.end(), &builder);
+        if (!sink) return json::parse_strict(text);
+        const json::StreamedObjects activities = streamed_activities(*sink, skip_activities);
+        return json::parse_strict(text, &activities);
     } catch (const json::ReadError& e) {
-        throw ReportError(e.what());  // a member named twice, or an activity the sink was to get
+        throw ReportError(e.what());  // a syntax error, a member named twice, or an activity the sink was to get
     }
-    return builder.take();
 }
 
 Report report_from_text(std::string_view text, const ActivitySink* sink = nullptr) {
     Json document;
-#if GPUCHRONO_HAVE_RAPIDJSON
     std::size_t delivered = 0;
-    std::optional<Json> fast = sink && !text.empty() ? parse_document_fast(text, *sink, delivered) : std::nullopt;
+    std::optional<Json> fast;
+    if (sink && !text.empty()) {
+        std::size_t unused_skip = 0;  // the fast reader converts the activities itself: this take is never called
+        fast = detail::parse_streaming_activities_fast(text, streamed_activities(*sink, unused_skip), *sink, delivered);
+    }
     document = fast ? std::move(*fast) : parse_document(text, sink, delivered);
-#else
-    document = parse_document(text, sink);
-#endif
     try {
         return read_report(document);
     } catch (const json::ReadError& e) {
         throw ReportError(e.what());  // the shared reader's refusal, with the member's path, as this API's error
     } catch (const Json::exception& e) {
         // The reader checks each value's type before converting it; this is the backstop.
-        throw ReportError(without_exception_id(e.what()));
+        throw ReportError(json::without_exception_id(e.what()));
     }
 }
 

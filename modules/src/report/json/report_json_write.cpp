@@ -231,7 +231,7 @@ Json experiment_json(const Experiment& e) {
     Json out = object({
         {"id", e.id},
         {"title", e.title},
-        {"reproduces", e.seed},
+        {"reproduces", e.reproduces},
         {"explanation", strings_json(e.explanation)},
         {"metrics", std::move(metrics)},
         {"series", std::move(series)},

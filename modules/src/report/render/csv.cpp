@@ -4,7 +4,7 @@
 #include <gpuchrono/stats/views.hpp>
 
 #include "csv_fields.hpp"
-#include "report/json/utf8.hpp"
+#include "json/utf8.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -39,7 +39,7 @@ const char* to_string(CsvTable table) noexcept {
 }
 
 std::string csv_field(std::string_view raw) {
-    const std::string text = valid_utf8(raw);  // spreadsheets read CSV as UTF-8; stray bytes become U+FFFD
+    const std::string text = json::valid_utf8(raw);  // spreadsheets read CSV as UTF-8; stray bytes become U+FFFD
     if (text.find_first_of(",\"\r\n") == std::string_view::npos) return text;
     std::string out = "\"";
     for (const char c : text) {

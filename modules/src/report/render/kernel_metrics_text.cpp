@@ -8,7 +8,7 @@
 #include "report/render/text_table.hpp"
 #include <gpuchrono/report/render/units.hpp>
 
-#include "report/json/utf8.hpp"
+#include "json/utf8.hpp"
 
 #include <cmath>
 #include <string>
@@ -49,7 +49,7 @@ std::string render_peaks_text(const metrics::DevicePeaks& p, const std::string& 
                       scaled(p.fp64_flops_per_second, "FLOP/s") + ", DRAM " + scaled(p.dram_bytes_per_second, "B/s");
     std::string out = wrap(line, text_width, indent);
     if (!p.source.empty()) out += wrap("derived: " + p.source, text_width, indent + "  ");
-    return valid_utf8(out);
+    return json::valid_utf8(out);
 }
 
 std::string render_kernel_metrics_text(const metrics::MetricsResult& r, const std::string& indent) {
@@ -113,7 +113,7 @@ std::string render_kernel_metrics_text(const metrics::MetricsResult& r, const st
             const std::string n = v.name + " of " + k.kernel + " (launch " + std::to_string(k.launch) + "): " + note;
             if (std::find(r.notes.begin(), r.notes.end(), n) == r.notes.end()) out += wrap("note: * " + n, text_width, indent);
         }
-    return valid_utf8(out);
+    return json::valid_utf8(out);
 }
 
 }  // namespace gpuchrono::report

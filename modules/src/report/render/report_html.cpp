@@ -420,7 +420,7 @@ std::string render_report_html(const Report& report, const std::vector<HtmlPictu
     for (std::size_t i = 0; i < report.experiments.size(); ++i) {
         const Experiment& e = report.experiments[i];
         out += "<section id=\"" + section_id(e, i) + "\"><h2>" + escape(experiment_name(e, i)) + "</h2>\n";
-        if (!e.seed.empty()) out += "<p class=\"muted\">Reproduces seed experiment " + escape(e.seed) + ".</p>\n";
+        if (!e.reproduces.empty()) out += "<p class=\"muted\">Reproduces seed experiment " + escape(e.reproduces) + ".</p>\n";
         for (const std::string& p : e.explanation)
             if (!p.empty()) out += "<p>" + escape(p) + "</p>\n";
         if (e.metrics.empty() && e.series.empty() && e.timelines.empty() && e.sweeps.empty())

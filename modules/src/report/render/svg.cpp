@@ -2,7 +2,7 @@
 #include "report/render/svg.hpp"
 
 #include "core/fixed_text.hpp"
-#include "report/json/utf8.hpp"
+#include "json/utf8.hpp"
 
 #include <array>
 #include <cmath>
@@ -13,14 +13,14 @@ namespace gpuchrono::report::svg {
 
 std::string escape(std::string_view raw) {
     // Names come from users: bytes that are not UTF-8 would make the whole file unreadable to an XML parser.
-    const std::string text = valid_utf8(raw);
+    const std::string text = json::valid_utf8(raw);
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         // U+FFFE and U+FFFF are valid UTF-8 but not XML characters.
         if (c == '\xef' && i + 2 < text.size() && text[i + 1] == '\xbf' && (text[i + 2] == '\xbe' || text[i + 2] == '\xbf')) {
-            out += replacement_character;
+            out += json::replacement_character;
             i += 2;
             continue;
         }

@@ -8,7 +8,7 @@
 #include <gpuchrono/report/render/units.hpp>
 
 #include "throughput_text.hpp"
-#include "report/json/utf8.hpp"
+#include "json/utf8.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -319,7 +319,7 @@ std::string render_device_text(const DeviceInfo& d) {
            format_bytes(static_cast<double>(d.l2_bytes)) + "; shared memory " +
            format_bytes(static_cast<double>(d.shared_memory_per_sm_bytes)) + " per SM\n";
     out += "  CUDA: driver " + cuda_version_string(d.driver_version) + ", runtime " + cuda_version_string(d.runtime_version) + "\n";
-    return valid_utf8(out);
+    return json::valid_utf8(out);
 }
 
 std::string render_findings_text(const Findings& findings, const std::string& indent) {
@@ -328,12 +328,12 @@ std::string render_findings_text(const Findings& findings, const std::string& in
         out += wrap("[" + std::string(to_string(f.severity)) + "] " + f.code + ": " + f.message, text_width, indent);
         if (!f.fix.empty()) out += wrap("fix: " + f.fix, text_width, indent + "    ");
     }
-    return valid_utf8(out);
+    return json::valid_utf8(out);
 }
 
 std::string render_experiment_text(const Experiment& e, int number) {
     std::string title = (number > 0 ? std::to_string(number) + ". " : "") + (e.title.empty() ? e.id : e.title);
-    if (!e.seed.empty()) title += "  [seed " + e.seed + "]";
+    if (!e.reproduces.empty()) title += "  [seed " + e.reproduces + "]";
     std::string out = title + "\n" + std::string(std::min<std::size_t>(display_width(title), text_width), '=') + "\n";
     const std::string indent = "    ";
     section(out, "Results", metrics_text(e, indent));
@@ -362,7 +362,7 @@ std::string render_experiment_text(const Experiment& e, int number) {
     std::string explanation;
     for (const std::string& p : e.explanation) explanation += (explanation.empty() ? "" : "\n") + wrap(p, text_width, indent);
     section(out, "What this shows", explanation);
-    return valid_utf8(out);
+    return json::valid_utf8(out);
 }
 
 std::string render_text(const Report& r) {
@@ -374,7 +374,7 @@ std::string render_text(const Report& r) {
     for (const std::string& n : r.notes) out += wrap("note: " + n, text_width, "  ");
     int number = 0;
     for (const Experiment& e : r.experiments) out += "\n" + render_experiment_text(e, ++number);
-    return valid_utf8(out);
+    return json::valid_utf8(out);
 }
 
 std::string render_summary_text(const Report& r) {
@@ -389,7 +389,7 @@ std::string render_summary_text(const Report& r) {
         for (const SampleSeries& s : e.series) all.insert(all.end(), s.findings.begin(), s.findings.end());
         t.row({std::to_string(++number), e.title.empty() ? e.id : e.title, key.empty() ? "-" : key, join_codes(all)});
     }
-    return valid_utf8(t.render());
+    return json::valid_utf8(t.render());
 }
 
 }  // namespace gpuchrono::report

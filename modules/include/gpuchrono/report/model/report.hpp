@@ -188,7 +188,7 @@ struct Sweep {
 struct Experiment {
     std::string id;     // short, file-name safe ("clock-sweep"): report files are named after it
     std::string title;
-    std::string seed;   // which earlier experiment it reproduces, e.g. "000, 001" (report.json: "reproduces")
+    std::string reproduces;  // the earlier experiments it reproduces, e.g. "000, 001" (the seed experiments' ids)
     std::vector<std::string> explanation;  // paragraphs: what the numbers show and why
     std::vector<Metric> metrics;
     std::vector<SampleSeries> series;

@@ -12,7 +12,7 @@
 //   index.html                   the report as a page (report_html.hpp): summary, tables, findings, pictures;
 //                                with single_file the pictures inlined, so the page alone can be sent
 //
-// gpuchrono-report does the same from a saved report.json, so a run taken on a GPU machine renders anywhere.
+// `gpuchrono report` does the same from a saved report.json, so a run taken on a GPU machine renders anywhere.
 #pragma once
 
 #include <gpuchrono/report/model/report.hpp>

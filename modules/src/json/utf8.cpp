@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "utf8.hpp"
+#include "json/utf8.hpp"
 
-namespace gpuchrono::report {
+namespace gpuchrono::json {
 
 std::string valid_utf8(std::string_view text) {
     std::string out;
@@ -52,4 +52,4 @@ std::string valid_utf8(std::string_view text) {
     return out;
 }
 
-}  // namespace gpuchrono::report
+}  // namespace gpuchrono::json

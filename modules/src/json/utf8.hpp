@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Text that users supply (series, kernel, region and sweep names) goes into JSON, XML, CSV and terminal
 // text, all of which require UTF-8; a name with stray bytes ("sw\xff\xfe") made files that standard
-// readers refuse. The renderers pass such text through valid_utf8() (private header).
+// readers refuse. The renderers pass such text through valid_utf8(), and the strict JSON parser its error
+// messages, which quote the text (private header).
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace gpuchrono::report {
+namespace gpuchrono::json {
 
 // U+FFFD REPLACEMENT CHARACTER in UTF-8.
 inline constexpr std::string_view replacement_character = "\xef\xbf\xbd";
@@ -17,4 +18,4 @@ inline constexpr std::string_view replacement_character = "\xef\xbf\xbd";
 // recommends (chapter 3, "U+FFFD Substitution of Maximal Subparts"). Valid text comes back unchanged.
 std::string valid_utf8(std::string_view text);
 
-}  // namespace gpuchrono::report
+}  // namespace gpuchrono::json
