@@ -45,6 +45,21 @@ expect 2 "an unknown option is refused" "$gpuchrono" history check --sincere --d
 expect 2 "a server that does not answer" "$gpuchrono" history series --db "postgresql://nobody:secret@127.0.0.1:1/none"
 if grep -q secret "$tmp/out"; then echo "FAILED: a password was printed"; failures=$((failures + 1)); fi
 
+# A database client the machine lacks is named in one sentence, with the package that holds it; the override
+# variables name the library's file (here one that is not there, as on a machine without the package).
+expect 2 "no SQLite library: refused with a sentence" env GPUCHRONO_SQLITE="$tmp/absent/libsqlite3.so.0" \
+  "$gpuchrono" history series --db "$tmp/elsewhere.db"
+contains "cannot load $tmp/absent/libsqlite3.so.0 (named by GPUCHRONO_SQLITE), which a history database file (SQLite) needs: install libsqlite3-0" \
+  "the sentence names the library, its use and its package"
+if [ -e "$tmp/elsewhere.db" ]; then echo "FAILED: a database was created without SQLite"; failures=$((failures + 1)); fi
+if "$gpuchrono" history series --db "postgresql://127.0.0.1:1/none" 2>&1 | grep -q "without PostgreSQL support"; then
+  echo "skipped: no libpq case (this gpuchrono was built without PostgreSQL support)"
+else
+  expect 2 "no libpq: refused with a sentence" env GPUCHRONO_LIBPQ="$tmp/absent/libpq.so.5" \
+    "$gpuchrono" history series --db "postgresql://127.0.0.1:1/none"
+  contains "which a history database on PostgreSQL needs: install libpq5" "the sentence names libpq's package"
+fi
+
 # asv's results folder is read as asv keeps it; each export format is written and the JSON ones parse.
 expect 0 "an asv results folder is added" "$gpuchrono" history add "$source_dir/test/data/history/asv-results" --db "$db"
 contains "5 series at commit 9c1e4b7a2d3f" "the asv results file's series and commit"

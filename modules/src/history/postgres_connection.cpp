@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The history's PostgreSQL backend, over libpq: for a team whose CI machines all add to one server. Built when
-// CMake finds libpq (GPUCHRONO_HISTORY_POSTGRESQL); otherwise opening a "postgresql://" location says so.
+// CMake finds libpq's header (GPUCHRONO_HISTORY_POSTGRESQL); otherwise opening a "postgresql://" location says so.
+// libpq itself is loaded when the first such location is opened, so that no other use of the `gpuchrono` command
+// needs it.
 #include "history/sql_connection.hpp"
 
+#include "history/loaded_library.hpp"
 #include "history/store.hpp"
 
 #include <regex>
@@ -22,23 +25,53 @@ std::string without_password(const std::string& uri) {
 }
 
 #if GPUCHRONO_HISTORY_POSTGRESQL
+// The functions of libpq the backend calls, typed as libpq-fe.h declares them.
+struct PostgresFunctions {
+    explicit PostgresFunctions(const LibraryNeed& need) : library(need) {}
+    LoadedLibrary library;
+#define GPUCHRONO_LIBPQ_FUNCTION(name) decltype(&::name) name = library.function<decltype(&::name)>(#name)
+    GPUCHRONO_LIBPQ_FUNCTION(PQconnectdb);
+    GPUCHRONO_LIBPQ_FUNCTION(PQstatus);
+    GPUCHRONO_LIBPQ_FUNCTION(PQerrorMessage);
+    GPUCHRONO_LIBPQ_FUNCTION(PQfinish);
+    GPUCHRONO_LIBPQ_FUNCTION(PQsetNoticeProcessor);
+    GPUCHRONO_LIBPQ_FUNCTION(PQexecParams);
+    GPUCHRONO_LIBPQ_FUNCTION(PQclear);
+    GPUCHRONO_LIBPQ_FUNCTION(PQresultStatus);
+    GPUCHRONO_LIBPQ_FUNCTION(PQntuples);
+    GPUCHRONO_LIBPQ_FUNCTION(PQnfields);
+    GPUCHRONO_LIBPQ_FUNCTION(PQgetisnull);
+    GPUCHRONO_LIBPQ_FUNCTION(PQgetvalue);
+    GPUCHRONO_LIBPQ_FUNCTION(PQgetlength);
+    GPUCHRONO_LIBPQ_FUNCTION(PQexec);
+#undef GPUCHRONO_LIBPQ_FUNCTION
+};
+
+// Loaded once, on first use; a failed load is tried again at the next open. Never unloaded: a store may close its
+// connection while the program exits.
+const PostgresFunctions& libpq() {
+    static const PostgresFunctions* const loaded = new PostgresFunctions(
+        LibraryNeed{"libpq.so.5", "GPUCHRONO_LIBPQ", "a history database on PostgreSQL", "libpq5"});
+    return *loaded;
+}
+
 // Arbitrary, fixed: the advisory lock that serialises schema creation and migration between writers.
 constexpr long long schema_lock_key = 0x67707563'68726f6eLL;
 
 class PostgresConnection final : public SqlConnection {
 public:
-    explicit PostgresConnection(const std::string& uri) : shown_(without_password(uri)) {
-        db_ = PQconnectdb(uri.c_str());
-        if (!db_ || PQstatus(db_) != CONNECTION_OK) {
-            const std::string why = db_ ? PQerrorMessage(db_) : "out of memory";
-            PQfinish(db_);
+    explicit PostgresConnection(const std::string& uri) : shown_(without_password(uri)), lib_(libpq()) {
+        db_ = lib_.PQconnectdb(uri.c_str());
+        if (!db_ || lib_.PQstatus(db_) != CONNECTION_OK) {
+            const std::string why = db_ ? lib_.PQerrorMessage(db_) : "out of memory";
+            lib_.PQfinish(db_);
             db_ = nullptr;
             throw HistoryError("cannot connect to the history database " + shown_ + ": " + trimmed(why));
         }
         // "relation already exists, skipping" and the like: not for the user's terminal.
-        PQsetNoticeProcessor(db_, [](void*, const char*) {}, nullptr);
+        lib_.PQsetNoticeProcessor(db_, [](void*, const char*) {}, nullptr);
     }
-    ~PostgresConnection() override { PQfinish(db_); }
+    ~PostgresConnection() override { lib_.PQfinish(db_); }
     PostgresConnection(const PostgresConnection&) = delete;
     PostgresConnection& operator=(const PostgresConnection&) = delete;
 
@@ -46,23 +79,23 @@ public:
         std::vector<const char*> values;
         values.reserve(parameters.size());
         for (const auto& p : parameters) values.push_back(p ? p->c_str() : nullptr);
-        PGresult* result = PQexecParams(db_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
+        PGresult* result = lib_.PQexecParams(db_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
                                         nullptr, nullptr, 0);
         struct Clear {
             PGresult* r;
-            ~Clear() { PQclear(r); }
+            ~Clear() { libpq().PQclear(r); }
         } clear{result};
-        const auto status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+        const auto status = result ? lib_.PQresultStatus(result) : PGRES_FATAL_ERROR;
         if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-            throw HistoryError("the history database " + shown_ + ": a statement failed: " + trimmed(PQerrorMessage(db_)));
+            throw HistoryError("the history database " + shown_ + ": a statement failed: " + trimmed(lib_.PQerrorMessage(db_)));
         std::vector<SqlRow> rows;
-        const int n = PQntuples(result), columns = PQnfields(result);
+        const int n = lib_.PQntuples(result), columns = lib_.PQnfields(result);
         rows.reserve(static_cast<std::size_t>(n));
         for (int r = 0; r < n; ++r) {
             SqlRow row;
             for (int c = 0; c < columns; ++c) {
-                if (PQgetisnull(result, r, c)) row.emplace_back(std::nullopt);
-                else row.emplace_back(std::string(PQgetvalue(result, r, c), static_cast<std::size_t>(PQgetlength(result, r, c))));
+                if (lib_.PQgetisnull(result, r, c)) row.emplace_back(std::nullopt);
+                else row.emplace_back(std::string(lib_.PQgetvalue(result, r, c), static_cast<std::size_t>(lib_.PQgetlength(result, r, c))));
             }
             rows.push_back(std::move(row));
         }
@@ -75,8 +108,8 @@ public:
     }
     void commit() override { run("COMMIT", {}); }
     void rollback() noexcept override {
-        PGresult* r = PQexec(db_, "ROLLBACK");
-        PQclear(r);
+        PGresult* r = lib_.PQexec(db_, "ROLLBACK");
+        lib_.PQclear(r);
     }
     std::string serial_key() const override { return "BIGSERIAL PRIMARY KEY"; }
     std::string location() const override { return shown_; }
@@ -88,6 +121,7 @@ private:
     }
 
     std::string shown_;
+    const PostgresFunctions& lib_;
     PGconn* db_ = nullptr;
 };
 #endif
