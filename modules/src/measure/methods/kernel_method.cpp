@@ -1,28 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Method::kernel: each call timed as a stream-mode KernelPolicy scope around it would time it: the GPU's own
-// lifetime of the kernels (copies, sets) the call enqueued on the stream, from CUPTI activity records, launch
-// overhead excluded: a D-us spin reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does
-// (bench/kernel_policy). A batch of samples shares one KernelBatch (policies/kernel/kernel_batch.hpp): one mark on
-// the stream between consecutive calls, one wait and one CUPTI flush for the whole batch, its records split into
-// samples in one pass, so a sample costs the host the user's launch and one mark's. A KernelPolicy scope per sample
-// cost about 20 times that (a window, two marks, an event, a pending measurement and its read), 376 us a sample on a
-// 1 us kernel on the H100.
-// The first sample of a measure() is a lazy KernelPolicy scope of its own, read with its batch: its findings (work of
-// other streams beside the call, the idle gap before it) are reported as a scope's are, once per measure().
-// Queued behind untimed work (lead_spin.hpp); with a cold cache the L2 flush before each sample runs between two
-// marks that no sample spans. The method holds CUPTI for its lifetime (a CuptiHold): every batch shares one set-up,
-// and CUPTI is given back when measure() returns.
+// Method::kernel: each call timed by a KernelPolicy scope: the GPU's own lifetime of the kernels (copies,
+// sets) the call launched on the stream, from CUPTI activity records, launch overhead excluded: a D-us spin
+// reads D + 0.93..0.95 us on an H100, as a raw CUPTI record does (bench_kernel_policy). The scopes of a batch
+// stop without waiting (wait_at_stop = false); reading the first waits for the work and flushes CUPTI's
+// buffers once for the whole batch. Queued behind untimed work (lead_spin.hpp) or the L2 flush (which is launched before
+// the scope starts and so is not one of its activities). The method holds CUPTI for its lifetime (a CuptiHold):
+// the scopes of every batch share one set-up, and CUPTI is given back when measure() returns.
 #include "sample_method.hpp"
 
 #include "gpu/lead_spin.hpp"
-
-#include "policies/kernel/kernel_batch.hpp"
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -42,72 +33,44 @@ public:
 
     Method method() const noexcept override { return Method::kernel; }
 
-    std::string note() const override {
-        return "CUPTI activity records per call, split at one mark per call on the stream (the first call in a "
-               "KernelPolicy scope)";
-    }
+    std::string note() const override { return "KernelPolicy (CUPTI activity records) per call"; }
 
     void take(std::size_t count, std::vector<Duration>& out) override {
-        if (count == 0) return;
         const cudaStream_t stream = setup_.stream;
+        pending_.clear();
+        pending_.reserve(count);
         // Untimed: the timed calls queue behind it (lead_spin.hpp).
         if (!setup_.flush) queue_lead(stream, setup_.device, setup_.per_call, [&] { setup_.launch(stream); });
-        std::optional<Measurement> probe;
-        if (!probed_) {
-            probed_ = true;
+        for (std::size_t i = 0; i < count; ++i) {
             if (setup_.flush) setup_.flush->enqueue(stream);
             KernelPolicy::Options lazy;
-            lazy.wait_at_stop = false;  // read with the batch: one wait and one CUPTI flush for both
+            lazy.wait_at_stop = false;  // read after the batch: one wait and one CUPTI flush for all of it
             KernelPolicy scope(stream, lazy);
             scope.start();
             setup_.launch(stream);
-            probe.emplace(scope.stop(setup_.where));
-            --count;
-        }
-        std::optional<KernelBatch> batch;
-        try {
-            batch.emplace(stream);
-        } catch (const TimerError& e) {
-            throw failed(e.what());
-        }
-        for (std::size_t i = 0; i < count; ++i) {
-            if (setup_.flush) setup_.flush->enqueue(stream);
-            batch->begin_sample(setup_.flush != nullptr);
-            setup_.launch(stream);
-            batch->end_sample();
+            pending_.push_back(scope.stop(setup_.where));
         }
         GPUCHRONO_CUDA_CHECK(cudaGetLastError(), "launching the measured callable");
-        const std::vector<Duration>* read = nullptr;
-        try {
-            read = &batch->read();  // waits for the probe's work too: it was queued first
-        } catch (const TimerError& e) {
-            throw failed(e.what());
+        for (const Measurement& m : pending_) {
+            if (m.resolve() == Measurement::State::failed)
+                throw TimerError("gpuchrono::measure(\"" + std::string(setup_.name) + "\"): a kernel-method sample failed: " +
+                                 m.error());
+            // A sample that counted no GPU work on the timed stream reads 0: no timing of the callable at all
+            // (it launched nothing, or launched on another stream). A series of such zeros would pass for a
+            // measurement, so measure() refuses with the scope's own sentence.
+            for (const Finding& f : m.findings())
+                if (f.code == codes::kernel_no_activity)
+                    throw TimerError("gpuchrono::measure(\"" + std::string(setup_.name) +
+                                     "\"): the kernel method timed no GPU work of the callable: " + f.message +
+                                     "; fix: " + f.fix);
+            out.push_back(m.duration());
         }
-        if (probe) {
-            if (probe->resolve() == Measurement::State::failed) throw failed(probe->error());
-            for (const Finding& f : probe->findings())
-                if (f.code == codes::kernel_no_activity) throw no_work(f);
-            out.push_back(probe->duration());
-        }
-        // A sample that counted no GPU work on the timed stream reads 0: no timing of the callable at all (it
-        // launched nothing, or launched on another stream). A series of such zeros would pass for a measurement,
-        // so measure() refuses with the batch's own sentence.
-        if (const std::optional<Finding> f = batch->no_activity_finding()) throw no_work(*f);
-        out.insert(out.end(), read->begin(), read->end());
     }
 
 private:
-    TimerError failed(const std::string& why) const {
-        return TimerError("gpuchrono::measure(\"" + std::string(setup_.name) + "\"): a kernel-method sample failed: " + why);
-    }
-    TimerError no_work(const Finding& f) const {
-        return TimerError("gpuchrono::measure(\"" + std::string(setup_.name) +
-                          "\"): the kernel method timed no GPU work of the callable: " + f.message + "; fix: " + f.fix);
-    }
-
-    CuptiHold hold_;  // first: it outlives the batches and the probe scope, whose marks need CUPTI set up
+    CuptiHold hold_;  // first: it outlives the pending scopes, whose records the last hold's end delivers
     MethodSetup setup_;
-    bool probed_ = false;
+    std::vector<Measurement> pending_;
 };
 
 }  // namespace
