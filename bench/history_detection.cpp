@@ -90,7 +90,8 @@ void simulated_table() {
                         100.0 * never / step_histories, 100.0 * misplaced / step_histories);
         }
     }
-    std::printf("  spread: half the width of the band holding 95%% of A/A medians (at least one timestamp grain)\n");
+    std::printf("  spread: half the width of the band holding 95%% of A/A medians, each spread over its timestamp grain\n"
+                "  (at least one grain)\n");
     std::printf("  <=d: alerted within d commits with a commit range that holds the step; elsewh: the first alert\n");
     std::printf("  after the step gave a range that does not hold it; never: no alert in the 10 commits after it\n\n");
 }

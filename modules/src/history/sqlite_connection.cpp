@@ -86,12 +86,17 @@ public:
             db_ = nullptr;
             throw HistoryError("cannot open the history database " + path_ + ": " + why);
         }
-        lib_.sqlite3_busy_timeout(db_, busy_timeout_ms);
-        const auto mode = run("PRAGMA journal_mode=WAL", {});
-        if (mode.empty() || !mode[0][0] || *mode[0][0] != "wal")
-            throw HistoryError("the history database " + path_ + " cannot use SQLite's WAL mode (a network file system?)");
-        run("PRAGMA foreign_keys=ON", {});
-        run("PRAGMA synchronous=NORMAL", {});
+        try {
+            lib_.sqlite3_busy_timeout(db_, busy_timeout_ms);
+            const auto mode = run("PRAGMA journal_mode=WAL", {});
+            if (mode.empty() || !mode[0][0] || *mode[0][0] != "wal")
+                throw HistoryError("the history database " + path_ + " cannot use SQLite's WAL mode (a network file system?)");
+            run("PRAGMA foreign_keys=ON", {});
+            run("PRAGMA synchronous=NORMAL", {});
+        } catch (...) {
+            lib_.sqlite3_close(db_);  // the destructor does not run for an object whose constructor threw
+            throw;
+        }
     }
     ~SqliteConnection() override { lib_.sqlite3_close(db_); }
     SqliteConnection(const SqliteConnection&) = delete;
