@@ -3,21 +3,17 @@
 #include "history/bisect.hpp"
 
 #include "history/baseline_level.hpp"
+#include "measure/change_text.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
 namespace gpuchrono::history {
 namespace {
 
-std::string percent(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%+.2f%%", 100 * v);
-    return b;
-}
+using gpuchrono::detail::signed_percent;  // "+1.23%", as compare() words a change
 
 BisectResult skip(std::string why) {
     BisectResult r;
@@ -101,10 +97,10 @@ BisectResult judge_against_good(Store& store, const RunRecord& measured, const B
         return skip(label + ": " + e.what());
     }
     const Comparison& c = *r.comparison;
-    const std::string figures = percent(c.change) + " (" + std::to_string(static_cast<int>(std::lround(100 * c.coverage))) +
-                                "% CI " + percent(c.change_low) + " .. " + percent(c.change_high) + ", p = " +
+    const std::string figures = signed_percent(c.change) + " (" + std::to_string(static_cast<int>(std::lround(100 * c.coverage))) +
+                                "% CI " + signed_percent(c.change_low) + " .. " + signed_percent(c.change_high) + ", p = " +
                                 std::to_string(c.p_value) + ") against " + std::to_string(good_runs) +
-                                " run(s) of the good commit " + good_short + ", threshold " + percent(r.threshold_used);
+                                " run(s) of the good commit " + good_short + ", threshold " + signed_percent(r.threshold_used);
     switch (c.verdict) {
     case Verdict::slower:
         r.outcome = BisectOutcome::bad;

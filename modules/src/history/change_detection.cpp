@@ -8,6 +8,7 @@
 #include "history/change_detection.hpp"
 
 #include "baseline_level.hpp"
+#include "measure/change_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,8 @@
 
 namespace gpuchrono::history {
 namespace {
+
+using gpuchrono::detail::signed_percent;  // "+1.23%", as compare() words a change
 
 using detail::baseline_level;
 using detail::BaselineLevel;
@@ -49,12 +52,6 @@ double normal_equivalent(double t, double degrees_of_freedom) {
 std::string number(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6g", value);
-    return text;
-}
-
-std::string percent(double relative) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.2f%%", 100.0 * relative);
     return text;
 }
 
@@ -302,13 +299,13 @@ private:
         std::snprintf(statistic, sizeof statistic, "z = %.2f, p = %.2g over %zu splits tried", z, change.p_value,
                       splits_tried);
         change.evidence = "The level moved from " + number(change.level_before) + " to " +
-                          number(change.level_after) + " (" + percent(change.relative_change) + ", 95% CI " +
-                          percent(change.change_ci_low) + " to " + percent(change.change_ci_high) + ", from " +
+                          number(change.level_after) + " (" + signed_percent(change.relative_change) + ", 95% CI " +
+                          signed_percent(change.change_ci_low) + " to " + signed_percent(change.change_ci_high) + ", from " +
                           std::to_string(new_end - new_start) + " runs at the new level): the " +
                           std::to_string(found.split.new_runs) +
                           " newest runs when it was found stood apart from the " +
                           std::to_string(before_runs) + " runs before them, which spread by " +
-                          percent(std::expm1(before.spread)).substr(1) + " between processes (" + statistic + ").";
+                          signed_percent(std::expm1(before.spread)).substr(1) + " between processes (" + statistic + ").";
     }
 
     struct CachedBaseline {
@@ -409,7 +406,7 @@ std::vector<ChangePoint> detect_changes(std::span<const SeriesPoint> points, con
             change.evidence = "The machine's fingerprint changed from '" + points[segment_end - 1].fingerprint +
                               "' to '" + points[segment_end].fingerprint + "': a new baseline, not a regression (" +
                               number(change.level_before) + " before, " + number(change.level_after) + " after, " +
-                              percent(change.relative_change) + ").";
+                              signed_percent(change.relative_change) + ").";
             changes.push_back(std::move(change));
         }
         segment_start = segment_end;

@@ -2,22 +2,18 @@
 // The CI gate: change points of every series measured at the newest commits, corrected for many series, sorted
 // into regressions, improvements and new baselines at those commits.
 #include "history/check.hpp"
+#include "measure/change_text.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <stdexcept>
 
 namespace gpuchrono::history {
 namespace {
 
-std::string short_hash(const std::string& h) { return h.size() > 12 ? h.substr(0, 12) : h; }
+using gpuchrono::detail::signed_percent;  // "+1.23%", as compare() words a change
 
-std::string percent(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%+.2f%%", 100 * v);
-    return b;
-}
+std::string short_hash(const std::string& h) { return h.size() > 12 ? h.substr(0, 12) : h; }
 
 std::string describe(const Alert& a) {
     const auto& c = a.change;
@@ -25,7 +21,7 @@ std::string describe(const Alert& a) {
         return a.series + ": a new baseline after " + short_hash(a.last_good) + " (the machine's fingerprint changed by " +
                short_hash(a.first_bad) + "; runs on the new machine are compared among themselves)";
     return a.series + ": " + (c.direction == ChangeDirection::slower ? "slower" : "faster") + " by " +
-           percent(c.relative_change) + " (95% CI " + percent(c.change_ci_low) + " .. " + percent(c.change_ci_high) +
+           signed_percent(c.relative_change) + " (95% CI " + signed_percent(c.change_ci_low) + " .. " + signed_percent(c.change_ci_high) +
            "), came in after " + short_hash(a.last_good) + ", by " + short_hash(a.first_bad) + ": " + c.evidence;
 }
 
