@@ -10,9 +10,11 @@
 #include <sqlite3.h>
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 namespace gpuchrono::history {
 namespace {
@@ -64,6 +66,12 @@ std::string numbered_parameters(const std::string& sql) {
     return out;
 }
 
+// The statement as a message names it: its first words, enough to tell a PRAGMA from an INSERT.
+std::string statement_head(const std::string& sql) {
+    constexpr std::size_t shown = 48;
+    return sql.size() <= shown ? sql : sql.substr(0, shown) + "...";
+}
+
 std::string real_text(double v) {
     char buffer[32];
     const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
@@ -88,7 +96,7 @@ public:
         }
         try {
             lib_.sqlite3_busy_timeout(db_, busy_timeout_ms);
-            const auto mode = run("PRAGMA journal_mode=WAL", {});
+            const auto mode = switch_to_wal();
             if (mode.empty() || !mode[0][0] || *mode[0][0] != "wal")
                 throw HistoryError("the history database " + path_ + " cannot use SQLite's WAL mode (a network file system?)");
             run("PRAGMA foreign_keys=ON", {});
@@ -123,7 +131,8 @@ public:
         for (;;) {
             const int rc = lib_.sqlite3_step(statement);
             if (rc == SQLITE_DONE) break;
-            if (rc != SQLITE_ROW) fail("a statement failed");
+            last_step_result_ = rc;
+            if (rc != SQLITE_ROW) fail("a statement failed (" + statement_head(sql) + ")");
             SqlRow row;
             const int columns = lib_.sqlite3_column_count(statement);
             for (int c = 0; c < columns; ++c) {
@@ -149,6 +158,22 @@ public:
     std::string location() const override { return path_; }
 
 private:
+    // Switching a new file to WAL takes an exclusive lock, and SQLite answers SQLITE_BUSY at once there instead of
+    // calling the busy handler: eight CI jobs opening one new database together would see one of them fail. So it
+    // is retried here, for as long as the busy timeout would have waited.
+    std::vector<SqlRow> switch_to_wal() {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+        for (;;) {
+            try {
+                return run("PRAGMA journal_mode=WAL", {});
+            } catch (const HistoryError&) {
+                if ((last_step_result_ & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= give_up) throw;
+            }
+            last_step_result_ = SQLITE_OK;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+
     [[noreturn]] void fail(const std::string& what) const {
         throw HistoryError("the history database " + path_ + ": " + what + ": " + lib_.sqlite3_errmsg(db_));
     }
@@ -156,6 +181,7 @@ private:
     std::string path_;
     const SqliteFunctions& lib_;
     sqlite3* db_ = nullptr;
+    int last_step_result_ = SQLITE_OK;  // what sqlite3_step last answered, to tell a busy database from a failure
 };
 
 }  // namespace
