@@ -44,9 +44,12 @@ std::size_t record_size(CUpti_ActivityKind kind) {
     }
 }
 
+std::set<int> enabled_kinds;  // activity kinds enabled (cuptiActivityEnable); a record of another kind is not made
+
 template <class Record>
 void append(const Record& r) {
     const std::lock_guard guard(lock);
+    if (!enabled_kinds.count(static_cast<int>(r.kind))) return;
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(&r);
     pending.insert(pending.end(), bytes, bytes + sizeof r);
 }
@@ -203,8 +206,16 @@ CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r, C
     return CUPTI_SUCCESS;
 }
 
-CUptiResult cuptiActivityEnable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
-CUptiResult cuptiActivityDisable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
+CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
+    const std::lock_guard guard(lock);
+    enabled_kinds.insert(static_cast<int>(kind));
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
+    const std::lock_guard guard(lock);
+    enabled_kinds.erase(static_cast<int>(kind));
+    return CUPTI_SUCCESS;
+}
 CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute, std::size_t*, void*) { return CUPTI_SUCCESS; }
 
 CUptiResult cuptiGetStreamIdEx(CUcontext, CUstream, std::uint8_t, std::uint32_t* id) {

@@ -387,7 +387,7 @@ void record(const CUpti_Activity* a) {
 
 void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer, std::size_t, std::size_t valid) {
     std::size_t dropped = 0;
-    {
+    if (!state->options.left_out.tables) {
         const std::lock_guard guard(state->lock);
         CUpti_Activity* a = nullptr;
         lowest_correlation = 0;
@@ -633,6 +633,10 @@ void write_now(bool final, const std::string& status_note, const std::string& en
     if (!state->options.kernels.empty()) info.notes.push_back("recorded only kernels matching --kernels " + state->options.kernels);
     if (!state->options.nvtx.empty()) info.notes.push_back("recorded only work launched inside NVTX range " + state->options.nvtx);
     if (!ending.empty()) info.notes.push_back(ending);
+    if (state->options.left_out.any())
+        info.notes.push_back("recorded without " + left_out_text(state->options.left_out) +
+                             " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting to see what each part costs): the report "
+                             "misses what they give");
     try {
         const report::Report r = build_report(*copy, info);
         std::filesystem::create_directories(state->folder);
@@ -753,9 +757,11 @@ void flush_loop() {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);  // handlers run on the program's threads, never this one
+    // Without the periodic flush (a bench's setting) the thread still serves signals; records come at exit.
+    const int period_ms = state->options.left_out.periodic ? -1 : static_cast<int>(state->options.flush_ms);
     while (!state->finished.load()) {
         pollfd p{state->wake[0], POLLIN, 0};
-        const int ready = poll(&p, 1, static_cast<int>(state->options.flush_ms));
+        const int ready = poll(&p, 1, period_ms);
         if (state->finished.load()) break;
         if (ready == 1) {
             char c = 0;
@@ -867,13 +873,22 @@ int initialize() {
     // devices table and the ranks' identities), MEMCPY and MEMSET one per copy or set (the transfers table),
     // OVERHEAD one per buffer, flush or module load (run-cupti-overhead). NVTX calls reach on_callback only where
     // the program (or a library in it) calls NVTX; launches reach it only once a range of the program's own opened.
-    cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
+    // A bench (run_overhead.py) may leave each of them out to see what it costs (RunOptions::left_out).
+    const LeftOut& left_out = options.left_out;
+    if (!left_out.nvtx) cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
     cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-    for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                                          CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_OVERHEAD}) {
+    const std::pair<CUpti_ActivityKind, bool> kinds[] = {
+        {CUPTI_ACTIVITY_KIND_DEVICE, !left_out.device},     {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, true},
+        {CUPTI_ACTIVITY_KIND_MEMCPY, !left_out.memcpy},     {CUPTI_ACTIVITY_KIND_MEMSET, !left_out.memset},
+        {CUPTI_ACTIVITY_KIND_OVERHEAD, !left_out.overhead}};
+    for (const auto& [kind, wanted] : kinds) {
+        if (!wanted) continue;
         if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS && kind != CUPTI_ACTIVITY_KIND_OVERHEAD)
             say("cannot enable CUPTI activity kind " + std::to_string(static_cast<int>(kind)) + ": " + cupti_error(r));
     }
+    if (left_out.any())
+        say("recording without " + left_out_text(left_out) + " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting): the "
+            "report misses what they give");
     if (pipe2(state->wake, O_CLOEXEC) != 0 || pipe2(state->ending, O_CLOEXEC) != 0) {
         say("cannot create the flush thread's pipes; the report is written at exit only");
     } else {
