@@ -11,6 +11,7 @@ whole interval is over it, and "unresolved" otherwise (more repeats, --torch-rep
 On the PyTorch rows, --leave-out adds gpuchrono run with each part of its recording that the floor does not have
 switched off (GPUCHRONO_RUN_BENCH_LEAVE_OUT, bench/README.md): the DEVICE, MEMCPY, MEMSET and OVERHEAD activity
 kinds, the periodic forced flush with its report update, the NVTX callbacks, reading the records into the tables,
+the zeroed recycled buffers (a saving: without it CUPTI zeroes each new buffer inside a launch, as for the floor),
 and all of them at once; --torch-tools adds gpuchrono run --no-nvtx (CUPTI's NVTX support not loaded). `nvtx:`
 lines give what gpuchrono run's report says about NVTX ranges: which range turned its launch callbacks on, and how
 many ranges of NVIDIA libraries' own domains (cuBLAS, cuDNN) were left out.
@@ -19,7 +20,7 @@ many ranges of NVIDIA libraries' own domains (cuBLAS, cuDNN) were left out.
                                       [--rows spin,empty,memory,startup,mlp,resnet18,diff]
                                       [--torch-repeats 6] [--mlp-steps 500] [--resnet-steps 15]
                                       [--torch-tools none,raw,gpuchrono,profiler,gpuchrono-no-nvtx]
-                                      [--leave-out all|device,memcpy,memset,overhead,periodic,nvtx,tables,everything]
+                                      [--leave-out all|device,memcpy,memset,overhead,periodic,nvtx,tables,recycle,everything]
 
 Rows and the targets they are read against (docs/run.md):
   spin      100,000 x 5 us spin (GPU-bound): gpuchrono run <= 1.03x no tool
@@ -154,7 +155,7 @@ def verdict(r, target):
 # gpuchrono run with parts of its recording left out (GPUCHRONO_RUN_BENCH_LEAVE_OUT): "gpuchrono-without-memcpy";
 # "everything" leaves every part out at once.
 LEAVE_OUT_PREFIX = "gpuchrono-without-"
-LEAVE_OUT_PARTS = ("device", "memcpy", "memset", "overhead", "periodic", "nvtx", "tables")
+LEAVE_OUT_PARTS = ("device", "memcpy", "memset", "overhead", "periodic", "nvtx", "tables", "recycle")
 
 
 ROWS = ("spin", "empty", "memory", "startup", "mlp", "resnet18", "diff")

@@ -108,10 +108,10 @@ BOOST_AUTO_TEST_CASE(bench_leaves_parts_out_by_name_and_unknown_parts_are_refuse
     BOOST_TEST(!options_from_environment(from({})).left_out.any());
     const LeftOut l = options_from_environment(from({{"GPUCHRONO_RUN_BENCH_LEAVE_OUT", "memset,periodic,,tables"}})).left_out;
     BOOST_TEST((l.memset && l.periodic && l.tables));
-    BOOST_TEST((!l.device && !l.memcpy && !l.overhead && !l.nvtx));
+    BOOST_TEST((!l.device && !l.memcpy && !l.overhead && !l.nvtx && !l.recycle));
     BOOST_TEST(left_out_text(l) == "memset,periodic,tables");
-    const LeftOut all = left_out_from("x", "device,memcpy,memset,overhead,periodic,nvtx,tables");
-    BOOST_TEST(left_out_text(all) == "device,memcpy,memset,overhead,periodic,nvtx,tables");
+    const LeftOut all = left_out_from("x", "recycle,device,memcpy,memset,overhead,periodic,nvtx,tables");
+    BOOST_TEST(left_out_text(all) == "device,memcpy,memset,overhead,periodic,nvtx,tables,recycle");
     BOOST_TEST(!left_out_from("x", "").any());
     try {
         options_from_environment(from({{"GPUCHRONO_RUN_BENCH_LEAVE_OUT", "memcpy,kernels"}}));

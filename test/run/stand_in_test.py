@@ -11,7 +11,9 @@ report and ends the program as SIGTERM does; a program's own SIGINT handler stil
 periodic flush marked incomplete; another CUPTI user: a clear message, the program runs untouched; a forked
 child leaves the parent's report alone; the program's own gpuchrono hold shares the injection's subscription
 (records and launch callbacks reach the library, the report counts each kernel once and leaves the library's
-stream marks out), also while holds come and go as records flow; a gpuchrono that loaded another CUPTI is refused.
+stream marks out), also while holds come and go as records flow; a gpuchrono that loaded another CUPTI is refused;
+every buffer handed to CUPTI is zeroed, as the injection promises it (the stand-in ends the program otherwise);
+a bench's GPUCHRONO_RUN_BENCH_LEAVE_OUT leaves out what it names and the report says so.
 """
 import argparse
 import json
@@ -208,6 +210,10 @@ def main():
     r, rep = run("crash", "leave-out-periodic", GPUCHRONO_RUN_BENCH_LEAVE_OUT="periodic")
     expect(r.returncode == -signal.SIGABRT and rep is None,
            f"leave out periodic: no periodic report before the crash ({r.returncode}, {rep and rep['notes']})")
+    r, rep = run("exit", "leave-out-recycle", GPUCHRONO_RUN_BENCH_LEAVE_OUT="recycle")
+    k = rows(rep, "kernels") if rep else {}
+    expect(r.returncode == 3 and k.get("spin(unsigned long)") == 400 and k.get("outside") == 200,
+           f"leave out recycle: fresh buffers each time, every kernel counted ({k})")
     r, rep = run("exit", "leave-out-bad", GPUCHRONO_RUN_BENCH_LEAVE_OUT="kernels")
     expect(r.returncode == 3 and "GPUCHRONO_RUN_BENCH_LEAVE_OUT" in r.stderr and "'kernels'" in r.stderr,
            f"leave out an unknown part: named, the program runs ({r.stderr.strip()[-300:]})")

@@ -54,7 +54,7 @@ std::string number_text(double v) {
 constexpr std::pair<const char*, bool LeftOut::*> left_out_parts[] = {
     {"device", &LeftOut::device},     {"memcpy", &LeftOut::memcpy},     {"memset", &LeftOut::memset},
     {"overhead", &LeftOut::overhead}, {"periodic", &LeftOut::periodic}, {"nvtx", &LeftOut::nvtx},
-    {"tables", &LeftOut::tables}};
+    {"tables", &LeftOut::tables},     {"recycle", &LeftOut::recycle}};
 
 }  // namespace
 

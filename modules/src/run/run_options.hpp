@@ -44,8 +44,11 @@ struct LeftOut {
     bool periodic = false;  // the periodic forced flush and report update (records handed over at exit only)
     bool nvtx = false;      // the NVTX callbacks (CUPTI's NVTX support still loaded unless --no-nvtx)
     bool tables = false;    // reading the records into the tables (each buffer handed back unread)
+    // Not an extra but a saving: buffers handed to CUPTI already zeroed and recycled. Left out, CUPTI zeroes each new
+    // buffer inside a launch of the program, as the floor's do.
+    bool recycle = false;
 
-    bool any() const { return device || memcpy || memset || overhead || periodic || nvtx || tables; }
+    bool any() const { return device || memcpy || memset || overhead || periodic || nvtx || tables || recycle; }
 };
 
 // "memcpy,periodic" into LeftOut; throws OptionError naming `what` and the parts for an unknown one.

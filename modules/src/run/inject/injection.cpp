@@ -243,10 +243,71 @@ bool in_window(std::uint64_t start) {
     return false;
 }
 
+// CUPTI asks for a buffer on the launching thread, inside the first launch after the thread's buffer filled or a
+// flush took it (every periodic flush, on each launching thread: PyTorch's autograd thread too), and by default
+// zeroes it there: about 1 ms for 8 MiB on the H100 (240 us for 2 MiB, bench_kernel_policy [3]), plus the page
+// faults of fresh memory, on the program's time. So buffers go to CUPTI already zeroed
+// (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) and are recycled: a used one is cleaned where it comes back
+// (only the bytes CUPTI wrote), on CUPTI's thread or the flush thread. At most spare_buffers wait; more are freed,
+// so the memory held stays that of the most buffers in use at once.
+constexpr std::size_t spare_buffers = 4;
+std::mutex spare_lock;
+std::vector<std::uint8_t*> spare;
+bool recycling = false;  // set once at initialize, before CUPTI asks for a buffer
+
+std::uint8_t* zeroed_buffer() {
+    auto* b = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
+    if (b) std::memset(b, 0, buffer_bytes);  // faults its pages in, off the launch that will use it
+    return b;
+}
+
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
-    *size = *buffer ? buffer_bytes : 0;
+    std::uint8_t* b = nullptr;
+    if (recycling) {
+        const std::lock_guard guard(spare_lock);
+        if (!spare.empty()) {
+            b = spare.back();
+            spare.pop_back();
+        }
+    }
+    // Without a spare one (the first of each thread, or more in use at once than ever before): CUPTI zeroes it
+    // unless it is recycled, and then it is zeroed here.
+    if (!b) b = recycling ? zeroed_buffer() : static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
+    *buffer = b;
+    *size = b ? buffer_bytes : 0;  // no buffer: CUPTI counts what it drops
     *max_records = 0;
+}
+
+void give_back(std::uint8_t* buffer, std::size_t valid) noexcept {
+    if (!buffer) return;
+    if (recycling) {
+        std::memset(buffer, 0, valid);
+        try {
+            const std::lock_guard guard(spare_lock);
+            if (spare.size() < spare_buffers) {
+                spare.push_back(buffer);
+                return;
+            }
+        } catch (...) {
+            // Out of memory on CUPTI's thread: the buffer is freed instead.
+        }
+    }
+    std::free(buffer);
+}
+
+// Buffers CUPTI takes already zeroed, recycled; false where this CUPTI cannot (it zeroes each buffer itself).
+bool recycle_buffers() {
+    std::uint8_t zeroed = 1;
+    std::size_t bytes = sizeof zeroed;
+    if (const CUptiResult r = cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &bytes, &zeroed);
+        r != CUPTI_SUCCESS) {
+        say("CUPTI does not take zeroed activity buffers (" + cupti_error(r) +
+            "): it zeroes each new buffer inside a launch of the program, as without gpuchrono's buffers");
+        return false;
+    }
+    // The first buffer the program's first launch asks for.
+    if (std::uint8_t* b = zeroed_buffer()) spare.push_back(b);
+    return true;
 }
 
 KernelName& kernel_name(const char* name) {
@@ -399,7 +460,7 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
         if (dropped > 0) state->aggregate->add_dropped("activity records (CUPTI buffers full)", dropped);
     }
     to_client([&](const gpuchrono_run_client_v1& c) { c.buffer_completed(c.context, buffer, valid, dropped); });
-    std::free(buffer);
+    give_back(buffer, valid);
 }
 
 // The attributes of a push, nullptr for the pushes that take a bare string.
@@ -876,6 +937,7 @@ int initialize() {
     // A bench (run_overhead.py) may leave each of them out to see what it costs (RunOptions::left_out).
     const LeftOut& left_out = options.left_out;
     if (!left_out.nvtx) cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
+    recycling = !left_out.recycle && recycle_buffers();
     cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
     const std::pair<CUpti_ActivityKind, bool> kinds[] = {
         {CUPTI_ACTIVITY_KIND_DEVICE, !left_out.device},     {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, true},
