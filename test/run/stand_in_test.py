@@ -214,6 +214,8 @@ def main():
     k = rows(rep, "kernels") if rep else {}
     expect(r.returncode == 3 and k.get("spin(unsigned long)") == 400 and k.get("outside") == 200,
            f"leave out recycle: fresh buffers each time, every kernel counted ({k})")
+    expect(rep is not None and "recorded without recycle (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting to see what "
+           "each part costs)" in rep["notes"], f"leave out recycle: said, and nothing said missing ({rep and rep['notes']})")
     r, rep = run("exit", "leave-out-bad", GPUCHRONO_RUN_BENCH_LEAVE_OUT="kernels")
     expect(r.returncode == 3 and "GPUCHRONO_RUN_BENCH_LEAVE_OUT" in r.stderr and "'kernels'" in r.stderr,
            f"leave out an unknown part: named, the program runs ({r.stderr.strip()[-300:]})")

@@ -694,10 +694,13 @@ void write_now(bool final, const std::string& status_note, const std::string& en
     if (!state->options.kernels.empty()) info.notes.push_back("recorded only kernels matching --kernels " + state->options.kernels);
     if (!state->options.nvtx.empty()) info.notes.push_back("recorded only work launched inside NVTX range " + state->options.nvtx);
     if (!ending.empty()) info.notes.push_back(ending);
-    if (state->options.left_out.any())
-        info.notes.push_back("recorded without " + left_out_text(state->options.left_out) +
-                             " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting to see what each part costs): the report "
-                             "misses what they give");
+    if (const LeftOut& l = state->options.left_out; l.any()) {
+        LeftOut missing = l;
+        missing.recycle = false;  // a saving left out: the report misses nothing for it
+        info.notes.push_back("recorded without " + left_out_text(l) +
+                             " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting to see what each part costs)" +
+                             (missing.any() ? ": the report misses what they give" : ""));
+    }
     try {
         const report::Report r = build_report(*copy, info);
         std::filesystem::create_directories(state->folder);
@@ -949,8 +952,7 @@ int initialize() {
             say("cannot enable CUPTI activity kind " + std::to_string(static_cast<int>(kind)) + ": " + cupti_error(r));
     }
     if (left_out.any())
-        say("recording without " + left_out_text(left_out) + " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting): the "
-            "report misses what they give");
+        say("recording without " + left_out_text(left_out) + " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting)");
     if (pipe2(state->wake, O_CLOEXEC) != 0 || pipe2(state->ending, O_CLOEXEC) != 0) {
         say("cannot create the flush thread's pipes; the report is written at exit only");
     } else {
