@@ -2,22 +2,33 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What `gpuchrono run` costs a program, side by side in one run: no tool, gpuchrono run, CUPTI's kernel
 records alone in a minimal injection library (the floor, raw_cupti_inject.cpp), and on the PyTorch loops
-gpuchrono run --no-nvtx and torch.profiler too. Each configuration runs REPEATS times, interleaved (the order
-rotates from one repeat to the next); the table gives medians, each row's ratio to the floor and to no tool,
-with the device named. On the PyTorch rows, `nvtx:` lines give what gpuchrono run's report says about NVTX ranges:
-which range turned its launch callbacks on (--no-nvtx leaves them off), and how many ranges of NVIDIA libraries'
-own domains (cuBLAS, cuDNN) were left out.
+torch.profiler too. Each configuration runs REPEATS times, interleaved in mirrored order (ABC CBA BCA ACB ...: each
+configuration as often early as late, so a drift of the machine cancels); every process is one sample. A ratio is
+the median of the per-repeat ratios (each configuration against the floor, or no tool, of the same repeat) with a
+95% bootstrap interval of that median: a target is met when the whole interval is at or under it, missed when the
+whole interval is over it, and "unresolved" otherwise (more repeats, --torch-repeats, narrow the interval).
+
+On the PyTorch rows, --leave-out adds gpuchrono run with each part of its recording that the floor does not have
+switched off (GPUCHRONO_RUN_BENCH_LEAVE_OUT, bench/README.md): the DEVICE, MEMCPY, MEMSET and OVERHEAD activity
+kinds, the periodic forced flush with its report update, the NVTX callbacks, reading the records into the tables,
+the zeroed recycled buffers (a saving: without it CUPTI zeroes each new buffer inside a launch, as for the floor),
+and all of them at once; --torch-tools adds gpuchrono run --no-nvtx (CUPTI's NVTX support not loaded). `nvtx:`
+lines give what gpuchrono run's report says about NVTX ranges: which range turned its launch callbacks on, and how
+many ranges of NVIDIA libraries' own domains (cuBLAS, cuDNN) were left out.
 
     python3 bench/run/run_overhead.py --build gpu-build/bin [--repeats 5] [--quick] [--no-torch] [--diff-pairs 20]
                                       [--rows spin,empty,memory,startup,mlp,resnet18,diff]
+                                      [--torch-repeats 6] [--mlp-steps 500] [--resnet-steps 15]
+                                      [--torch-tools none,raw,gpuchrono,profiler,gpuchrono-no-nvtx]
+                                      [--leave-out all|device,memcpy,memset,overhead,periodic,nvtx,tables,recycle,everything]
 
 Rows and the targets they are read against (docs/run.md):
   spin      100,000 x 5 us spin (GPU-bound): gpuchrono run <= 1.03x no tool
   empty     100,000 empty kernels (launch-bound): gpuchrono run <= 1.05x raw CUPTI
-  mlp       1,000 steps of a small MLP forward + backward: gpuchrono run <= 1.05x raw CUPTI (the floor on this
-            loop), beside no tool, gpuchrono run --no-nvtx and torch.profiler; the floor's own ratio to no tool
-            is printed
-  resnet18  30 training steps of torchvision's resnet18, batch 32: as mlp (skipped without torchvision)
+  mlp       500 steps of a small MLP forward + backward (launch-bound, about 0.6 s on an H100): gpuchrono run
+            <= 1.05x raw CUPTI (the floor on this loop), beside no tool and torch.profiler; the floor's own ratio
+            to no tool is printed
+  resnet18  15 training steps of torchvision's resnet18, batch 32: as mlp (skipped without torchvision)
   memory    10,000,000 empty kernels: peak resident growth under gpuchrono run <= 64 MB
   startup   a program that only starts CUDA: the whole process, gpuchrono run minus no tool <= 100 ms
   exact     the spin's median per kernel in gpuchrono's report against the raw CUPTI records' median
@@ -26,6 +37,7 @@ Rows and the targets they are read against (docs/run.md):
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -61,7 +73,7 @@ class Runner:
         return os.path.join(self.tmp, {"gpuchrono": "g", "gpuchrono-no-nvtx": "g-no-nvtx"}.get(tool, tool))
 
     def command(self, tool, program, out=None):
-        if tool == "gpuchrono":
+        if tool == "gpuchrono" or tool.startswith(LEAVE_OUT_PREFIX):
             return [self.gpuchrono, "run", "--top", "0", "-o", out or self.out_of(tool), "--"] + program
         if tool == "gpuchrono-no-nvtx":
             return [self.gpuchrono, "run", "--no-nvtx", "--top", "0", "-o", out or self.out_of(tool), "--"] + program
@@ -78,9 +90,13 @@ class Runner:
     def once(self, tool, program, out=None):
         """(loop ns, whole-process ns, peak RSS KiB of the program) of one run."""
         env = dict(os.environ)
+        env.pop("GPUCHRONO_RUN_BENCH_LEAVE_OUT", None)
         if tool == "raw":
             env["CUDA_INJECTION64_PATH"] = self.raw
             env["GPUCHRONO_BENCH_RAW_OUT"] = os.path.join(self.tmp, "raw.txt")
+        if tool.startswith(LEAVE_OUT_PREFIX):
+            part = tool[len(LEAVE_OUT_PREFIX):]
+            env["GPUCHRONO_RUN_BENCH_LEAVE_OUT"] = ",".join(LEAVE_OUT_PARTS) if part == "everything" else part
         # Output to files, not pipes: a child that fills a pipe while nobody reads it would block.
         with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
             t0 = time.perf_counter_ns()
@@ -97,18 +113,49 @@ class Runner:
         return loop, whole, usage.ru_maxrss
 
     def series(self, tools, program, repeats):
-        """Each tool REPEATS times, interleaved; the order rotates each repeat, so no tool always runs first (the
-        first process after another pays for the page cache and the GPU's clocks)."""
+        """Each tool REPEATS times, interleaved in mirrored pairs of repeats (ABC CBA, then BCA ACB, ...): no tool
+        always runs first (the first process after another pays for the page cache and the GPU's clocks), and a
+        drift of the machine over a pair reaches every tool equally."""
         got = {t: [] for t in tools}
         for i in range(repeats):
-            k = i % len(tools)
-            for t in tools[k:] + tools[:k]:
+            k = (i // 2) % len(tools)
+            order = tools[k:] + tools[:k]
+            for t in (order if i % 2 == 0 else order[::-1]):
                 got[t].append(self.once(t, program(t)))
         return got
 
 
 def median(values):
     return statistics.median(values) if values else float("nan")
+
+
+def paired_ratio(got, tool, ref, index=0, resamples=4000):
+    """(median, low, high): the median over repeats of TOOL's value over REF's in the same repeat, with a 95%
+    percentile-bootstrap interval of that median (repeats drawn with replacement; seeded, so a table reads the same
+    when rerun on the same samples)."""
+    ratios = [a[index] / b[index] for a, b in zip(got[tool], got[ref]) if b[index] > 0]
+    if not ratios:
+        return float("nan"), float("nan"), float("nan")
+    if len(ratios) < 3:
+        return median(ratios), min(ratios), max(ratios)
+    rng = random.Random(46)
+    boot = sorted(median(rng.choices(ratios, k=len(ratios))) for _ in range(resamples))
+    return median(ratios), boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]
+
+
+def ratio_text(r):
+    return f"{r[0]:.3f}x [{r[1]:.3f}, {r[2]:.3f}]"
+
+
+def verdict(r, target):
+    """Met when the whole interval is at or under TARGET, missed when it is all over it."""
+    return "yes" if r[2] <= target else "NO" if r[1] > target else "unresolved"
+
+
+# gpuchrono run with parts of its recording left out (GPUCHRONO_RUN_BENCH_LEAVE_OUT): "gpuchrono-without-memcpy";
+# "everything" leaves every part out at once.
+LEAVE_OUT_PREFIX = "gpuchrono-without-"
+LEAVE_OUT_PARTS = ("device", "memcpy", "memset", "overhead", "periodic", "nvtx", "tables", "recycle")
 
 
 ROWS = ("spin", "empty", "memory", "startup", "mlp", "resnet18", "diff")
@@ -122,10 +169,31 @@ def main():
     a.add_argument("--no-torch", action="store_true")
     a.add_argument("--diff-pairs", type=int, default=20)
     a.add_argument("--rows", default=",".join(ROWS), help="the rows to measure, comma-separated (default: all)")
+    a.add_argument("--torch-repeats", type=int, default=6, help="processes per configuration on the PyTorch rows")
+    a.add_argument("--mlp-steps", type=int, default=500)
+    a.add_argument("--resnet-steps", type=int, default=15)
+    a.add_argument("--torch-tools", default="none,raw,gpuchrono,profiler",
+                   help="configurations on the PyTorch rows: none, raw, gpuchrono, profiler, gpuchrono-no-nvtx")
+    a.add_argument("--leave-out", default="",
+                   help="also gpuchrono run with each of these parts left out, on the PyTorch rows: "
+                        f"{', '.join(LEAVE_OUT_PARTS)}, everything (all at once), or all (each, then everything)")
     args = a.parse_args()
     wanted = set(args.rows.split(","))
     if not wanted or not wanted <= set(ROWS):
         a.error(f"--rows takes a comma-separated list of {', '.join(ROWS)}; got {args.rows!r}")
+    torch_tools = [t for t in args.torch_tools.split(",") if t]
+    known_tools = ("none", "raw", "gpuchrono", "profiler", "gpuchrono-no-nvtx")
+    if not set(torch_tools) <= set(known_tools) or "raw" not in torch_tools or "none" not in torch_tools:
+        a.error(f"--torch-tools takes a comma-separated list of {', '.join(known_tools)} with none and raw in it; "
+                f"got {args.torch_tools!r}")
+    parts = list(LEAVE_OUT_PARTS) + ["everything"] if args.leave_out == "all" else [p for p in args.leave_out.split(",") if p]
+    if not set(parts) <= set(LEAVE_OUT_PARTS) | {"everything"}:
+        a.error(f"--leave-out takes all or a comma-separated list of {', '.join(LEAVE_OUT_PARTS)}, everything; "
+                f"got {args.leave_out!r}")
+    torch_tools += [LEAVE_OUT_PREFIX + p for p in parts]
+    if args.torch_repeats < 2:
+        a.error("--torch-repeats needs at least 2 (mirrored pairs)")
+    started = time.monotonic()
     r = Runner(args.build)
     scale = 10 if args.quick else 1
     n = 100000 // scale
@@ -160,12 +228,12 @@ def main():
     # launch-bound
     if "empty" in wanted:
         empty = r.series(["none", "gpuchrono", "raw"], lambda t: [r.workload, "empty", str(n)], args.repeats)
-        floor = median([x[0] for x in empty["raw"]])
-        none = median([x[0] for x in empty["none"]])
         for t in ("none", "raw", "gpuchrono"):
             m = median([x[0] for x in empty[t]])
-            row(f"empty {n}", t, f"{m / 1e6:.1f}", "ms", f"{m / none:.3f}x no tool, {m / floor:.3f}x raw CUPTI",
-                "<= 1.05x raw" if t == "gpuchrono" else "", ("yes" if m / floor <= 1.05 else "NO") if t == "gpuchrono" else "")
+            to_floor = paired_ratio(empty, t, "raw")
+            row(f"empty {n}", t, f"{m / 1e6:.1f}", "ms", f"{ratio_text(paired_ratio(empty, t, 'none'))} no tool, "
+                f"{ratio_text(to_floor)} raw CUPTI", "<= 1.05x raw" if t == "gpuchrono" else "",
+                verdict(to_floor, 1.05) if t == "gpuchrono" else "")
 
     # memory
     if "memory" in wanted:
@@ -182,26 +250,37 @@ def main():
 
     # PyTorch: gpuchrono run against CUPTI's kernel records alone on the same loop (the floor), and no tool.
     def torch_row(label, extra):
-        tools = ["none", "raw", "gpuchrono", "gpuchrono-no-nvtx", "profiler"]
-        got = r.series(tools, lambda t: [sys.executable, r.mlp] + extra + (["--profiler"] if t == "profiler" else []), args.repeats)
-        base = median([x[0] for x in got["none"]])
-        floor = median([x[0] for x in got["raw"]])
-        for t in ("none", "raw", "profiler", "gpuchrono-no-nvtx", "gpuchrono"):
+        row_started = time.monotonic()
+        got = r.series(torch_tools, lambda t: [sys.executable, r.mlp] + extra + (["--profiler"] if t == "profiler" else []),
+                       args.torch_repeats)
+        names = {"profiler": "torch.profiler", "raw": "raw CUPTI", "gpuchrono-no-nvtx": "gpuchrono --no-nvtx"}
+        for t in torch_tools:
             m = median([x[0] for x in got[t]])
-            name = {"profiler": "torch.profiler", "raw": "raw CUPTI", "gpuchrono-no-nvtx": "gpuchrono --no-nvtx"}.get(t, t)
-            targeted = t in ("gpuchrono", "gpuchrono-no-nvtx")
-            row(label, name, f"{m / 1e6:.1f}", "ms", f"{m / base:.3f}x no tool, {m / floor:.3f}x raw CUPTI",
-                "<= 1.05x raw" if targeted else "", ("yes" if m / floor <= 1.05 else "NO") if targeted else "")
+            to_floor = paired_ratio(got, t, "raw")
+            to_none = paired_ratio(got, t, "none")
+            name = names.get(t, t.replace(LEAVE_OUT_PREFIX, "gpuchrono without ") if t.startswith(LEAVE_OUT_PREFIX) else t)
+            targeted = t == "gpuchrono" or t == "gpuchrono-no-nvtx"
+            ratios = f"{ratio_text(to_none)} no tool, {ratio_text(to_floor)} raw CUPTI"
+            if t.startswith(LEAVE_OUT_PREFIX) and "gpuchrono" in got:
+                # What the part costs: gpuchrono run with it over gpuchrono run without it.
+                ratios += f", part's cost {ratio_text(paired_ratio(got, 'gpuchrono', t))}"
+            row(label, name, f"{m / 1e6:.1f}", "ms", ratios, "<= 1.05x raw" if targeted else "",
+                verdict(to_floor, 1.05) if targeted else "")
+        spread = {t: statistics.pstdev([x[0] for x in got[t]]) / median([x[0] for x in got[t]]) for t in torch_tools}
+        print(f"spread: {label}: per-process loop time, standard deviation over median: " +
+              ", ".join(f"{names.get(t, t)} {100 * v:.1f}%" for t, v in spread.items()), flush=True)
+        print(f"time: {label}: {len(torch_tools)} configurations x {args.torch_repeats} processes in "
+              f"{time.monotonic() - row_started:.0f} s", flush=True)
         # What the report says about NVTX: which range, in which domain, turned the launch callbacks on.
         nvtx = [n for n in r.report_notes("gpuchrono") if "NVTX ranges" in n]
         for note in nvtx or ["no NVTX range was pushed: the launch callbacks stayed off"]:
             print(f"nvtx: {label}: {note}", flush=True)
 
     if "mlp" in wanted and not args.no_torch:
-        steps = str(1000 // scale)
+        steps = str(max(10, args.mlp_steps // scale))
         torch_row(f"mlp {steps} steps", [steps])
     if "resnet18" in wanted and not args.no_torch:
-        steps = str(max(3, 30 // scale))
+        steps = str(max(3, args.resnet_steps // scale))
         has_vision = subprocess.run([sys.executable, "-c", "import torchvision"], capture_output=True).returncode == 0
         if has_vision:
             torch_row(f"resnet18 {steps} steps, batch 32", [steps, "--resnet18"])
@@ -227,7 +306,9 @@ def main():
             row("diff, A/A", "gpuchrono diff", f"{quiet}/{args.diff_pairs}", "no verdict", "", ">= 19/20",
                 "yes" if quiet >= 0.95 * args.diff_pairs else "NO")
 
-    print(f"gpuchrono run overhead on {device_name()}, medians of {args.repeats} interleaved runs")
+    print(f"gpuchrono run overhead on {device_name()}, medians of {args.repeats} interleaved runs "
+          f"({args.torch_repeats} on the PyTorch rows; [95% bootstrap interval] of each ratio's median), "
+          f"{time.monotonic() - started:.0f} s in all")
     widths = [max(len(str(x[i])) for x in rows + [("workload", "tool", "value", "unit", "ratio", "target", "met")]) for i in range(7)]
     for x in [("workload", "tool", "value", "unit", "ratio", "target", "met")] + rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(x, widths)))

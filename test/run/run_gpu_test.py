@@ -3,7 +3,8 @@
 """gpuchrono run on a GPU: run_target (test/run/run_target.cu) recorded without any change to it.
 
 Checks: every launch counted; the spin's median equals its CUPTI record (D plus the record's floor: within
-D .. D + 3 us); graph kernels each as themselves; NVTX attribution to the innermost range per thread; the
+D .. D + 3 us); with a bench's GPUCHRONO_RUN_BENCH_LEAVE_OUT (every part beyond the kernel records off) every
+launch still counted and the report saying what it misses; graph kernels each as themselves; NVTX attribution to the innermost range per thread; the
 program's exit status passed on; SIGTERM writes a report; a crash leaves the last periodic flush, marked
 incomplete; diff of two like runs calls nothing slower; where PyTorch is installed, a torch program's kernels
 (and no launch callback for an MLP that pushes no range of its own: NVIDIA libraries' own ranges left out);
@@ -94,6 +95,20 @@ def main():
     expect(empty is not None and empty["calls"] == 4000, f"spin: 4000 empty calls counted ({empty})")
     expect(spin is not None and 10000 <= spin["median_ns"] <= 13000, "spin: median of a 10 us spin within 10 .. 13 us")
     expect("spin_kernel" in r.stderr, "spin: the top table on stderr names the kernel")
+
+    # A bench's GPUCHRONO_RUN_BENCH_LEAVE_OUT on real CUPTI: with every part beyond the kernel records off, the
+    # kernels are counted as before and the report says what it misses.
+    folder = os.path.join(a.out, "leave-out")
+    r = subprocess.run([a.gpuchrono, "run", "-o", folder, "--", a.target, "spin", "2000", "10"], capture_output=True, text=True,
+                       env=dict(os.environ, GPUCHRONO_RUN_BENCH_LEAVE_OUT="device,memcpy,memset,overhead,periodic,nvtx"))
+    rep = load(folder)
+    rows = table(rep)
+    spin, empty = find(rows, "spin_kernel"), find(rows, "empty_kernel")
+    expect(r.returncode == 0 and spin is not None and spin["calls"] == 2000 and empty is not None and empty["calls"] == 4000,
+           f"leave out every part but the kernel records: every kernel counted ({spin}, {empty})")
+    expect(spin is not None and 10000 <= spin["median_ns"] <= 13000, "leave out: median of a 10 us spin within 10 .. 13 us")
+    expect(any(n.startswith("recorded without device,memcpy,memset,overhead,periodic,nvtx") for n in rep["notes"]),
+           f"leave out: the report says what it misses ({rep['notes']})")
 
     folder, r = run("graph", "graph")
     rep = load(folder)

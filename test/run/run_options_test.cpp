@@ -104,4 +104,26 @@ BOOST_AUTO_TEST_CASE(defaults_without_variables_and_bad_variables_named) {
     BOOST_CHECK_THROW(options_from_environment(from({{"GPUCHRONO_RUN_RESERVOIR", "3"}})), OptionError);
 }
 
+BOOST_AUTO_TEST_CASE(bench_leaves_parts_out_by_name_and_unknown_parts_are_refused) {
+    BOOST_TEST(!options_from_environment(from({})).left_out.any());
+    const LeftOut l = options_from_environment(from({{"GPUCHRONO_RUN_BENCH_LEAVE_OUT", "memset,periodic,,tables"}})).left_out;
+    BOOST_TEST((l.memset && l.periodic && l.tables));
+    BOOST_TEST((!l.device && !l.memcpy && !l.overhead && !l.nvtx && !l.recycle));
+    BOOST_TEST(left_out_text(l) == "memset,periodic,tables");
+    const LeftOut all = left_out_from("x", "recycle,device,memcpy,memset,overhead,periodic,nvtx,tables");
+    BOOST_TEST(left_out_text(all) == "device,memcpy,memset,overhead,periodic,nvtx,tables,recycle");
+    BOOST_TEST(!left_out_from("x", "").any());
+    try {
+        options_from_environment(from({{"GPUCHRONO_RUN_BENCH_LEAVE_OUT", "memcpy,kernels"}}));
+        BOOST_FAIL("no error");
+    } catch (const OptionError& e) {
+        const std::string what = e.what();
+        BOOST_TEST(what.find("GPUCHRONO_RUN_BENCH_LEAVE_OUT") != std::string::npos, what);
+        BOOST_TEST(what.find("'kernels'") != std::string::npos, what);
+        BOOST_TEST(what.find("periodic") != std::string::npos, what);
+    }
+    // The command never sets it: a bench's setting reaches the program from the bench's own environment.
+    for (const auto& [name, value] : options_to_environment(RunOptions{})) BOOST_TEST(name != "GPUCHRONO_RUN_BENCH_LEAVE_OUT");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,7 +11,9 @@ report and ends the program as SIGTERM does; a program's own SIGINT handler stil
 periodic flush marked incomplete; another CUPTI user: a clear message, the program runs untouched; a forked
 child leaves the parent's report alone; the program's own gpuchrono hold shares the injection's subscription
 (records and launch callbacks reach the library, the report counts each kernel once and leaves the library's
-stream marks out), also while holds come and go as records flow; a gpuchrono that loaded another CUPTI is refused.
+stream marks out), also while holds come and go as records flow; a gpuchrono that loaded another CUPTI is refused;
+every buffer handed to CUPTI is zeroed, as the injection promises it (the stand-in ends the program otherwise);
+a bench's GPUCHRONO_RUN_BENCH_LEAVE_OUT leaves out what it names and the report says so.
 """
 import argparse
 import json
@@ -189,6 +191,34 @@ def main():
     r, rep = run("exit", GPUCHRONO_RUN_KERNELS="^spin", GPUCHRONO_RUN_NVTX="thread-1")
     k = rows(rep, "kernels") if rep else {}
     expect(k == {"spin(unsigned long)": 200}, f"--kernels and --nvtx through the environment ({k})")
+
+    # A bench's GPUCHRONO_RUN_BENCH_LEAVE_OUT: each part it names is off, the rest of the report as before, and the
+    # report says what it misses.
+    r, rep = run("exit", "leave-out-kinds", GPUCHRONO_RUN_BENCH_LEAVE_OUT="memcpy,nvtx")
+    expect(r.returncode == 3 and rep is not None, f"leave out memcpy,nvtx: the program ran ({r.returncode}): {r.stderr[-300:]}")
+    if rep:
+        expect(metric(rep, "transfers", "memcpy HtoD | bytes") is None, "leave out memcpy: no copy recorded")
+        expect(rows(rep, "kernels").get("spin(unsigned long)") == 400, f"leave out memcpy,nvtx: kernels counted ({rows(rep, 'kernels')})")
+        expect(not rows(rep, "nvtx") and not any("turned the launch callbacks on" in n for n in rep["notes"]),
+               f"leave out nvtx: no range tabled, the launch callbacks stay off ({rows(rep, 'nvtx')})")
+        expect(any(n.startswith("recorded without memcpy,nvtx (GPUCHRONO_RUN_BENCH_LEAVE_OUT") for n in rep["notes"]),
+               f"leave out: the report says what it misses ({rep['notes']})")
+    expect("recording without memcpy,nvtx" in r.stderr, f"leave out: said on stderr ({r.stderr[-300:]})")
+    r, rep = run("exit", "leave-out-tables", GPUCHRONO_RUN_BENCH_LEAVE_OUT="tables")
+    expect(r.returncode == 3 and rep is not None and not rows(rep, "kernels") and "run status: complete" in rep["notes"],
+           f"leave out tables: records handed back unread, the report complete and empty ({rep and rows(rep, 'kernels')})")
+    r, rep = run("crash", "leave-out-periodic", GPUCHRONO_RUN_BENCH_LEAVE_OUT="periodic")
+    expect(r.returncode == -signal.SIGABRT and rep is None,
+           f"leave out periodic: no periodic report before the crash ({r.returncode}, {rep and rep['notes']})")
+    r, rep = run("exit", "leave-out-recycle", GPUCHRONO_RUN_BENCH_LEAVE_OUT="recycle")
+    k = rows(rep, "kernels") if rep else {}
+    expect(r.returncode == 3 and k.get("spin(unsigned long)") == 400 and k.get("outside") == 200,
+           f"leave out recycle: fresh buffers each time, every kernel counted ({k})")
+    expect(rep is not None and "recorded without recycle (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting to see what "
+           "each part costs)" in rep["notes"], f"leave out recycle: said, and nothing said missing ({rep and rep['notes']})")
+    r, rep = run("exit", "leave-out-bad", GPUCHRONO_RUN_BENCH_LEAVE_OUT="kernels")
+    expect(r.returncode == 3 and "GPUCHRONO_RUN_BENCH_LEAVE_OUT" in r.stderr and "'kernels'" in r.stderr,
+           f"leave out an unknown part: named, the program runs ({r.stderr.strip()[-300:]})")
 
     r, rep = run("exit", GPUCHRONO_RUN_TOP="many")
     expect("GPUCHRONO_RUN_TOP" in r.stderr and r.returncode == 3, "a bad variable: named, the program runs")

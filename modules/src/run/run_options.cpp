@@ -50,7 +50,42 @@ std::string number_text(double v) {
     return buf;
 }
 
+// The parts of LeftOut by name, in the order left_out_text writes them.
+constexpr std::pair<const char*, bool LeftOut::*> left_out_parts[] = {
+    {"device", &LeftOut::device},     {"memcpy", &LeftOut::memcpy},     {"memset", &LeftOut::memset},
+    {"overhead", &LeftOut::overhead}, {"periodic", &LeftOut::periodic}, {"nvtx", &LeftOut::nvtx},
+    {"tables", &LeftOut::tables},     {"recycle", &LeftOut::recycle}};
+
 }  // namespace
+
+LeftOut left_out_from(const std::string& what, const std::string& list) {
+    LeftOut l;
+    std::size_t begin = 0;
+    while (begin <= list.size()) {
+        const std::size_t comma = list.find(',', begin);
+        const std::string part = list.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+        if (!part.empty()) {
+            bool known = false;
+            for (const auto& [name, member] : left_out_parts)
+                if (part == name) l.*member = known = true;
+            if (!known) {
+                std::string names;
+                for (const auto& [name, member] : left_out_parts) names += (names.empty() ? "" : ", ") + std::string(name);
+                throw OptionError(what + " names parts of the recording to leave out (" + names + "), not '" + part + "'");
+            }
+        }
+        if (comma == std::string::npos) break;
+        begin = comma + 1;
+    }
+    return l;
+}
+
+std::string left_out_text(const LeftOut& l) {
+    std::string text;
+    for (const auto& [name, member] : left_out_parts)
+        if (l.*member) text += (text.empty() ? "" : ",") + std::string(name);
+    return text;
+}
 
 void set_formats(RunOptions& o, const std::string& list) {
     o.csv = o.html = o.perfetto = false;
@@ -74,7 +109,7 @@ const std::vector<std::string>& option_variables() {
         "GPUCHRONO_RUN_OUTPUT",   "GPUCHRONO_RUN_FORMAT",          "GPUCHRONO_RUN_KERNELS",   "GPUCHRONO_RUN_NVTX",
         "GPUCHRONO_RUN_DELAY",    "GPUCHRONO_RUN_DURATION",        "GPUCHRONO_RUN_SIGNALS",   "GPUCHRONO_RUN_SPLIT_BY_SHAPE",
         "GPUCHRONO_RUN_RESERVOIR", "GPUCHRONO_RUN_TOP",            "GPUCHRONO_RUN_TRACE",     "GPUCHRONO_RUN_FLUSH_MS",
-        "GPUCHRONO_RUN_FOLLOW_CHILDREN", "GPUCHRONO_RUN_ROOT_PID"};
+        "GPUCHRONO_RUN_FOLLOW_CHILDREN", "GPUCHRONO_RUN_ROOT_PID", "GPUCHRONO_RUN_BENCH_LEAVE_OUT"};
     return names;
 }
 
@@ -106,6 +141,7 @@ RunOptions options_from_environment(const Getenv& getenv) {
     if (auto v = get("GPUCHRONO_RUN_FOLLOW_CHILDREN")) o.follow_children = flag("GPUCHRONO_RUN_FOLLOW_CHILDREN", *v);
     if (auto v = get("GPUCHRONO_RUN_ROOT_PID"); v && !v->empty())
         o.root_pid = static_cast<long>(count("GPUCHRONO_RUN_ROOT_PID", *v));
+    if (auto v = get("GPUCHRONO_RUN_BENCH_LEAVE_OUT")) o.left_out = left_out_from("GPUCHRONO_RUN_BENCH_LEAVE_OUT", *v);
     return o;
 }
 

@@ -18,6 +18,8 @@
 //   GPUCHRONO_RUN_FOLLOW_CHILDREN   --follow-children     record child processes too (each its own report)
 //   GPUCHRONO_RUN_ROOT_PID          (set by run)          the process run started: the one recorded without
 //                                                         --follow-children
+//   GPUCHRONO_RUN_BENCH_LEAVE_OUT   (bench only)          parts of the recording left out, to see what each costs
+//                                                         (LeftOut; bench/README.md)
 #pragma once
 
 #include <cstddef>
@@ -30,6 +32,29 @@
 #include <vector>
 
 namespace gpuchrono::run {
+
+// What bench/run/run_overhead.py switches off to see where the recording's cost beyond CUPTI's kernel records sits:
+// each part is one thing the injection does that the floor (CUPTI's kernel records alone) does not. Not an option
+// of the command: a report recorded without a part misses what that part gives, and says so in a note.
+struct LeftOut {
+    bool device = false;    // CUPTI's DEVICE records: the devices table and the ranks' identities
+    bool memcpy = false;    // MEMCPY records: the transfers table's copies
+    bool memset = false;    // MEMSET records: the transfers table's sets
+    bool overhead = false;  // OVERHEAD records: run-cupti-overhead
+    bool periodic = false;  // the periodic forced flush and report update (records handed over at exit only)
+    bool nvtx = false;      // the NVTX callbacks (CUPTI's NVTX support still loaded unless --no-nvtx)
+    bool tables = false;    // reading the records into the tables (each buffer handed back unread)
+    // Not an extra but a saving: buffers handed to CUPTI already zeroed and recycled. Left out, CUPTI zeroes each new
+    // buffer inside a launch of the program, as the floor's do.
+    bool recycle = false;
+
+    bool any() const { return device || memcpy || memset || overhead || periodic || nvtx || tables || recycle; }
+};
+
+// "memcpy,periodic" into LeftOut; throws OptionError naming `what` and the parts for an unknown one.
+LeftOut left_out_from(const std::string& what, const std::string& list);
+// The parts of `l`, comma-separated, in the order above ("" for none).
+std::string left_out_text(const LeftOut& l);
 
 struct RunOptions {
     std::string output = "gpuchrono-run";
@@ -49,6 +74,7 @@ struct RunOptions {
     unsigned flush_ms = 1000;
     bool follow_children = false;
     long root_pid = 0;
+    LeftOut left_out;
 };
 
 // Bad settings, with the option or variable named.

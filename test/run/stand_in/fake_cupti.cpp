@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -44,9 +45,15 @@ std::size_t record_size(CUpti_ActivityKind kind) {
     }
 }
 
+// CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER: the caller promised zeroed buffers, and CUPTI then skips zeroing
+// them; the stand-in holds it to that promise (a buffer with old bytes in it ends the program, named).
+bool zeroed_promised = false;
+std::set<int> enabled_kinds;  // activity kinds enabled (cuptiActivityEnable); a record of another kind is not made
+
 template <class Record>
 void append(const Record& r) {
     const std::lock_guard guard(lock);
+    if (!enabled_kinds.count(static_cast<int>(r.kind))) return;
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(&r);
     pending.insert(pending.end(), bytes, bytes + sizeof r);
 }
@@ -203,9 +210,24 @@ CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r, C
     return CUPTI_SUCCESS;
 }
 
-CUptiResult cuptiActivityEnable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
-CUptiResult cuptiActivityDisable(CUpti_ActivityKind) { return CUPTI_SUCCESS; }
-CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute, std::size_t*, void*) { return CUPTI_SUCCESS; }
+CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
+    const std::lock_guard guard(lock);
+    enabled_kinds.insert(static_cast<int>(kind));
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
+    const std::lock_guard guard(lock);
+    enabled_kinds.erase(static_cast<int>(kind));
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute attribute, std::size_t* size, void* value) {
+    if (attribute == CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) {
+        if (!size || *size != sizeof(std::uint8_t) || !value) return CUPTI_ERROR_INVALID_PARAMETER;
+        const std::lock_guard guard(lock);
+        zeroed_promised = *static_cast<std::uint8_t*>(value) != 0;
+    }
+    return CUPTI_SUCCESS;
+}
 
 CUptiResult cuptiGetStreamIdEx(CUcontext, CUstream, std::uint8_t, std::uint32_t* id) {
     *id = 0;
@@ -263,6 +285,11 @@ CUptiResult cuptiActivityFlushAll(std::uint32_t) {
         std::uint8_t* buffer = nullptr;
         std::size_t size = 0, max_records = 0;
         requested(&buffer, &size, &max_records);
+        if (buffer && zeroed_promised && std::any_of(buffer, buffer + size, [](std::uint8_t b) { return b != 0; })) {
+            std::fprintf(stderr, "fake CUPTI: an activity buffer handed over with old bytes in it, though "
+                                 "CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER promised zeroed ones\n");
+            std::abort();
+        }
         std::size_t used = 0;
         while (at < records.size()) {
             const auto kind = reinterpret_cast<const CUpti_Activity*>(records.data() + at)->kind;

@@ -243,10 +243,71 @@ bool in_window(std::uint64_t start) {
     return false;
 }
 
+// CUPTI asks for a buffer on the launching thread, inside the first launch after the thread's buffer filled or a
+// flush took it (every periodic flush, on each launching thread: PyTorch's autograd thread too), and by default
+// zeroes it there: about 1 ms for 8 MiB on the H100 (240 us for 2 MiB, bench_kernel_policy [3]), plus the page
+// faults of fresh memory, on the program's time. So buffers go to CUPTI already zeroed
+// (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) and are recycled: a used one is cleaned where it comes back
+// (only the bytes CUPTI wrote), on CUPTI's thread or the flush thread. At most spare_buffers wait; more are freed,
+// so the memory held stays that of the most buffers in use at once.
+constexpr std::size_t spare_buffers = 4;
+std::mutex spare_lock;
+std::vector<std::uint8_t*> spare;
+bool recycling = false;  // set once at initialize, before CUPTI asks for a buffer
+
+std::uint8_t* zeroed_buffer() {
+    auto* b = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
+    if (b) std::memset(b, 0, buffer_bytes);  // faults its pages in, off the launch that will use it
+    return b;
+}
+
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
-    *size = *buffer ? buffer_bytes : 0;
+    std::uint8_t* b = nullptr;
+    if (recycling) {
+        const std::lock_guard guard(spare_lock);
+        if (!spare.empty()) {
+            b = spare.back();
+            spare.pop_back();
+        }
+    }
+    // Without a spare one (the first of each thread, or more in use at once than ever before): CUPTI zeroes it
+    // unless it is recycled, and then it is zeroed here.
+    if (!b) b = recycling ? zeroed_buffer() : static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
+    *buffer = b;
+    *size = b ? buffer_bytes : 0;  // no buffer: CUPTI counts what it drops
     *max_records = 0;
+}
+
+void give_back(std::uint8_t* buffer, std::size_t valid) noexcept {
+    if (!buffer) return;
+    if (recycling) {
+        std::memset(buffer, 0, valid);
+        try {
+            const std::lock_guard guard(spare_lock);
+            if (spare.size() < spare_buffers) {
+                spare.push_back(buffer);
+                return;
+            }
+        } catch (...) {
+            // Out of memory on CUPTI's thread: the buffer is freed instead.
+        }
+    }
+    std::free(buffer);
+}
+
+// Buffers CUPTI takes already zeroed, recycled; false where this CUPTI cannot (it zeroes each buffer itself).
+bool recycle_buffers() {
+    std::uint8_t zeroed = 1;
+    std::size_t bytes = sizeof zeroed;
+    if (const CUptiResult r = cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &bytes, &zeroed);
+        r != CUPTI_SUCCESS) {
+        say("CUPTI does not take zeroed activity buffers (" + cupti_error(r) +
+            "): it zeroes each new buffer inside a launch of the program, as without gpuchrono's buffers");
+        return false;
+    }
+    // The first buffer the program's first launch asks for.
+    if (std::uint8_t* b = zeroed_buffer()) spare.push_back(b);
+    return true;
 }
 
 KernelName& kernel_name(const char* name) {
@@ -387,7 +448,7 @@ void record(const CUpti_Activity* a) {
 
 void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer, std::size_t, std::size_t valid) {
     std::size_t dropped = 0;
-    {
+    if (!state->options.left_out.tables) {
         const std::lock_guard guard(state->lock);
         CUpti_Activity* a = nullptr;
         lowest_correlation = 0;
@@ -399,7 +460,7 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
         if (dropped > 0) state->aggregate->add_dropped("activity records (CUPTI buffers full)", dropped);
     }
     to_client([&](const gpuchrono_run_client_v1& c) { c.buffer_completed(c.context, buffer, valid, dropped); });
-    std::free(buffer);
+    give_back(buffer, valid);
 }
 
 // The attributes of a push, nullptr for the pushes that take a bare string.
@@ -633,6 +694,13 @@ void write_now(bool final, const std::string& status_note, const std::string& en
     if (!state->options.kernels.empty()) info.notes.push_back("recorded only kernels matching --kernels " + state->options.kernels);
     if (!state->options.nvtx.empty()) info.notes.push_back("recorded only work launched inside NVTX range " + state->options.nvtx);
     if (!ending.empty()) info.notes.push_back(ending);
+    if (const LeftOut& l = state->options.left_out; l.any()) {
+        LeftOut missing = l;
+        missing.recycle = false;  // a saving left out: the report misses nothing for it
+        info.notes.push_back("recorded without " + left_out_text(l) +
+                             " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting to see what each part costs)" +
+                             (missing.any() ? ": the report misses what they give" : ""));
+    }
     try {
         const report::Report r = build_report(*copy, info);
         std::filesystem::create_directories(state->folder);
@@ -753,9 +821,11 @@ void flush_loop() {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);  // handlers run on the program's threads, never this one
+    // Without the periodic flush (a bench's setting) the thread still serves signals; records come at exit.
+    const int period_ms = state->options.left_out.periodic ? -1 : static_cast<int>(state->options.flush_ms);
     while (!state->finished.load()) {
         pollfd p{state->wake[0], POLLIN, 0};
-        const int ready = poll(&p, 1, static_cast<int>(state->options.flush_ms));
+        const int ready = poll(&p, 1, period_ms);
         if (state->finished.load()) break;
         if (ready == 1) {
             char c = 0;
@@ -867,13 +937,22 @@ int initialize() {
     // devices table and the ranks' identities), MEMCPY and MEMSET one per copy or set (the transfers table),
     // OVERHEAD one per buffer, flush or module load (run-cupti-overhead). NVTX calls reach on_callback only where
     // the program (or a library in it) calls NVTX; launches reach it only once a range of the program's own opened.
-    cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
+    // A bench (run_overhead.py) may leave each of them out to see what it costs (RunOptions::left_out).
+    const LeftOut& left_out = options.left_out;
+    if (!left_out.nvtx) cuptiEnableDomain(1, state->subscriber, CUPTI_CB_DOMAIN_NVTX);
+    recycling = !left_out.recycle && recycle_buffers();
     cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-    for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                                          CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_OVERHEAD}) {
+    const std::pair<CUpti_ActivityKind, bool> kinds[] = {
+        {CUPTI_ACTIVITY_KIND_DEVICE, !left_out.device},     {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, true},
+        {CUPTI_ACTIVITY_KIND_MEMCPY, !left_out.memcpy},     {CUPTI_ACTIVITY_KIND_MEMSET, !left_out.memset},
+        {CUPTI_ACTIVITY_KIND_OVERHEAD, !left_out.overhead}};
+    for (const auto& [kind, wanted] : kinds) {
+        if (!wanted) continue;
         if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS && kind != CUPTI_ACTIVITY_KIND_OVERHEAD)
             say("cannot enable CUPTI activity kind " + std::to_string(static_cast<int>(kind)) + ": " + cupti_error(r));
     }
+    if (left_out.any())
+        say("recording without " + left_out_text(left_out) + " (GPUCHRONO_RUN_BENCH_LEAVE_OUT, a bench's setting)");
     if (pipe2(state->wake, O_CLOEXEC) != 0 || pipe2(state->ending, O_CLOEXEC) != 0) {
         say("cannot create the flush thread's pipes; the report is written at exit only");
     } else {
