@@ -20,7 +20,11 @@
 //   process    another process on the GPU (this program again, --spin-child, spinning full-device kernels) while
 //              200 scopes of spin(20 us) are timed, EventPolicy and KernelPolicy.
 //   idle       a clock-ramping GPU: each scope right after 150 ms with nothing queued, 20 per policy.
-//   bench_stretched_readings [--only threads|overlap|cold|process|idle] [--runs N] [--cold-runs N]
+//   bench_stretched_readings [--only threads|overlap|cold|process|idle] [--runs N] [--cold-runs N] [--dump FILE]
+// --dump FILE writes one CSV line per reading of every row (its columns: dump_header below), so that rules can be
+// designed on per-reading data: the reading, the row's isolated median, p99 and stretched threshold, whether it is
+// stretched, the host time of the whole scope as the bench saw it, KernelPolicy's span and activity count, and
+// every finding with its level and the evidence it carries.
 // Without a device it prints one line saying so and exits 2. Not a test: it asserts nothing. Run on a GPU.
 #include <cuda_runtime_api.h>
 #include <unistd.h>
@@ -143,18 +147,70 @@ struct Baseline {
 struct Reading {
     double ns = 0;
     std::vector<std::pair<std::string, gpuchrono::Severity>> codes;  // each code once
+    // For --dump only.
+    Policy policy = Policy::event;
+    int run = 0, thread = 0;
+    double scope_host_ns = NAN;  // steady_clock from before the timer's construction to after stop() returned
+    double span_ns = NAN;        // KernelPolicy: first start to last end of what it counted
+    int activities = 0;          // KernelPolicy: the kernels, copies and sets it counted
+    std::string findings;        // every finding: code:level{evidence=value;...}, separated by '|'
     bool warned() const {
         return std::any_of(codes.begin(), codes.end(), [](const auto& c) { return c.second != gpuchrono::Severity::info; });
     }
 };
 
+// A finding as one CSV-safe word: code:level{name=value;...}.
+std::string dump_word(const gpuchrono::Finding& f) {
+    std::string word = f.code + ":" + gpuchrono::to_string(f.severity) + "{";
+    for (std::size_t i = 0; i < f.evidence.size(); ++i) {
+        char value[64];
+        std::snprintf(value, sizeof value, "%.6g", f.evidence[i].value);
+        word += (i ? ";" : "") + f.evidence[i].name + "=" + value;
+    }
+    return word + "}";
+}
+
 Reading reading_of(const gpuchrono::Measurement& m) {
     Reading r;
     r.ns = m.failed() ? NAN : m.duration().ns();
     std::set<std::string> seen;
-    for (const gpuchrono::Finding& f : m.findings())
+    for (const gpuchrono::Finding& f : m.findings()) {
         if (seen.insert(f.code).second) r.codes.emplace_back(f.code, f.severity);
+        r.findings += (r.findings.empty() ? "" : "|") + dump_word(f);
+    }
+    if (m.span()) r.span_ns = m.span()->ns();
+    r.activities = static_cast<int>(m.activities().size());
     return r;
+}
+
+// One scope timed and read, with the host time the whole scope took and where it ran.
+Reading timed_reading(Policy p, cudaStream_t stream, const Launch& launch, int run = 0, int thread = 0) {
+    const auto before = Clock::now();
+    const gpuchrono::Measurement m = time_once(p, stream, launch);
+    const auto after = Clock::now();
+    Reading r = reading_of(m);
+    r.policy = p;
+    r.run = run;
+    r.thread = thread;
+    r.scope_host_ns = std::chrono::duration<double, std::nano>(after - before).count();
+    return r;
+}
+
+// --dump: one line per reading, every row.
+std::FILE* dump_file = nullptr;
+constexpr const char* dump_header = "row,run,thread,policy,index,reading_ns,isolated_median_ns,isolated_p99_ns,"
+                                    "stretched_above_ns,stretched,scope_host_ns,span_ns,activities,findings\n";
+
+void dump_readings(const std::string& row, const std::vector<Reading>& readings, double median, double p99, double above) {
+    if (!dump_file) return;
+    for (std::size_t i = 0; i < readings.size(); ++i) {
+        const Reading& x = readings[i];
+        std::fprintf(dump_file, "\"%s\",%d,%d,%s,%zu,%.0f,%.0f,%.0f,%.0f,%s,%.0f,%.0f,%d,%s\n", row.c_str(), x.run,
+                     x.thread, name_of(x.policy), i, x.ns, median, p99, above,
+                     std::isnan(x.ns) ? "failed" : (x.ns > above ? "yes" : "no"), x.scope_host_ns, x.span_ns,
+                     x.activities, x.findings.c_str());
+    }
+    if (std::ferror(dump_file)) throw std::runtime_error("cannot write the --dump file (disk full?)");
 }
 
 struct Interval {
@@ -218,6 +274,7 @@ RowResult judge(const std::string& name, const std::vector<Reading>& readings, c
         std::printf("    %-30s warning  precision %s\n", code.c_str(), share(c.second, c.first).c_str());
     for (const auto& [code, c] : info_codes)
         std::printf("    %-30s info     on %d readings, %d of them stretched\n", code.c_str(), c.first, c.second);
+    dump_readings(name, readings, median, alone.p99(), above);
     results.push_back(r);
     return r;
 }
@@ -258,7 +315,7 @@ void threaded_rows(int runs) {
                 gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);
                 cudaStream_t s = new_stream();
                 for (int i = 0; i < 200; ++i)
-                    per_thread[static_cast<std::size_t>(t)].push_back(reading_of(time_once(policy, s, launch_spin_20us)));
+                    per_thread[static_cast<std::size_t>(t)].push_back(timed_reading(policy, s, launch_spin_20us, run, t));
                 (void)cudaStreamDestroy(s);
             });
             alone.take(policy, launch_spin_20us, 100);
@@ -386,7 +443,7 @@ void overlap_rows() {
             cudaStream_t s = new_stream();
             Neighbour neighbour(scenario.neighbour, scenario.most_per_burst, scenario.most_pause);
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            for (int i = 0; i < 200; ++i) readings.push_back(reading_of(time_once(Policy::kernel, s, scenario.timed)));
+            for (int i = 0; i < 200; ++i) readings.push_back(timed_reading(Policy::kernel, s, scenario.timed));
             (void)cudaStreamDestroy(s);
         }
         alone.take(Policy::kernel, scenario.timed, 100);
@@ -403,19 +460,22 @@ gpuchrono::Measurement time_cold(Policy p, cudaStream_t s) {
 }
 
 // In a child process: a context made first (outside any timer), then the cold kernel's first launch timed, then
-// 100 isolated scopes of the same (now loaded) kernel. One line on stdout: the reading, the threshold, the median
-// and the codes with their severity.
+// 100 isolated scopes of the same (now loaded) kernel. One line on stdout: the reading, the threshold, the median,
+// the p99, the scope's host time, KernelPolicy's span and activity count, and the findings as dump_word() writes
+// them ("-" when none).
 int cold_child(Policy p) {
     GPUCHRONO_CUDA_CHECK(cudaFree(nullptr), "creating the context before the timed scope");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     cudaStream_t s = new_stream();
-    const Reading first = reading_of(time_cold(p, s));
+    const auto before = Clock::now();
+    const gpuchrono::Measurement m = time_cold(p, s);
+    const double host_ns = ns_since(before);
+    const Reading first = reading_of(m);
     (void)cudaStreamDestroy(s);
     Baseline alone;
     alone.take(p, [](cudaStream_t st) { kernels::launch_cold_spin(Duration::from_us(20), st); }, 100);
-    std::printf("cold %.0f %.0f %.0f", first.ns, alone.stretched_above(), alone.median());
-    for (const auto& [code, severity] : first.codes) std::printf(" %s:%s", code.c_str(), gpuchrono::to_string(severity));
-    std::printf("\n");
+    std::printf("cold %.0f %.0f %.0f %.0f %.0f %.0f %d %s\n", first.ns, alone.stretched_above(), alone.median(), alone.p99(),
+                host_ns, first.span_ns, first.activities, first.findings.empty() ? "-" : first.findings.c_str());
     return 0;
 }
 
@@ -448,17 +508,29 @@ void cold_rows(int runs) {
                 std::printf("    child %d of %s failed (status %d): %s", i, name_of(policy), status, got ? line : "no output\n");
                 continue;
             }
-            double ns = 0, above = 0, median = 0;
-            int used = 0;
-            if (std::sscanf(line, "cold %lf %lf %lf%n", &ns, &above, &median, &used) != 3) continue;
+            double ns = 0, above = 0, median = 0, p99 = 0;
             Reading r;
-            r.ns = ns;
-            for (char* code = std::strtok(line + used, " \n"); code; code = std::strtok(nullptr, " \n")) {
-                const std::string_view text(code);
-                const auto colon = text.rfind(':');
-                const bool info = text.substr(colon + 1) == "info";
-                r.codes.emplace_back(std::string(text.substr(0, colon)), info ? gpuchrono::Severity::info : gpuchrono::Severity::warning);
+            r.policy = policy;
+            r.run = i;
+            char findings[4000] = {};
+            if (std::sscanf(line, "cold %lf %lf %lf %lf %lf %lf %d %3999s", &ns, &above, &median, &p99, &r.scope_host_ns,
+                            &r.span_ns, &r.activities, findings) != 8) {
+                std::printf("    child %d of %s wrote a line this program cannot read: %s", i, name_of(policy), line);
+                continue;
             }
+            r.ns = ns;
+            if (std::string_view(findings) != "-") r.findings = findings;
+            std::set<std::string> seen;
+            for (std::size_t at = 0; at < r.findings.size();) {
+                const std::size_t end = std::min(r.findings.find('|', at), r.findings.size());
+                const std::string word = r.findings.substr(at, end - at);
+                const std::size_t colon = word.find(':'), brace = word.find('{');
+                const std::string code = word.substr(0, colon), level = word.substr(colon + 1, brace - colon - 1);
+                if (seen.insert(code).second)
+                    r.codes.emplace_back(code, level == "info" ? gpuchrono::Severity::info : gpuchrono::Severity::warning);
+                at = end + 1;
+            }
+            dump_readings(std::string("cold, ") + name_of(policy), {r}, median, p99, above);
             const bool is_stretched = ns > above;
             stretched += is_stretched;
             warned += is_stretched && r.warned();
@@ -531,7 +603,7 @@ void process_rows() {
         {
             gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
             cudaStream_t s = new_stream();
-            for (int i = 0; i < 200; ++i) readings.push_back(reading_of(time_once(policy, s, launch_spin_20us)));
+            for (int i = 0; i < 200; ++i) readings.push_back(timed_reading(policy, s, launch_spin_20us));
             (void)cudaStreamDestroy(s);
         }
         const int status = pclose(child);
@@ -554,7 +626,7 @@ void idle_rows() {
         for (int i = 0; i < 20; ++i) {
             GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(), "draining the device before the idle time");
             std::this_thread::sleep_for(std::chrono::milliseconds(150));
-            readings.push_back(reading_of(time_once(policy, s, launch_spin_20us)));
+            readings.push_back(timed_reading(policy, s, launch_spin_20us, i));
             alone.take(policy, launch_spin_20us, 5);
         }
         (void)cudaStreamDestroy(s);
@@ -615,6 +687,7 @@ int main(int argc, char** argv) try {
     if (argc == 3 && argv[1] == std::string_view("--spin-child")) return spin_child(std::atof(argv[2]));
     std::set<std::string> only;
     int runs = 10, cold_runs = 5;
+    std::string dump_path;
     const std::set<std::string> rows = {"threads", "overlap", "cold", "process", "idle"};
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -624,10 +697,12 @@ int main(int argc, char** argv) try {
             runs = positive(argv[++i], "--runs");
         } else if (arg == "--cold-runs" && i + 1 < argc) {
             cold_runs = positive(argv[++i], "--cold-runs");
+        } else if (arg == "--dump" && i + 1 < argc) {
+            dump_path = argv[++i];
         } else {
             std::fprintf(stderr,
                          "usage: bench_stretched_readings [--only threads|overlap|cold|process|idle]... [--runs N] "
-                         "[--cold-runs N]\n");
+                         "[--cold-runs N] [--dump FILE]\n");
             return 2;
         }
     }
@@ -635,6 +710,15 @@ int main(int argc, char** argv) try {
     if (auto why = gpuchrono::no_device_reason()) {
         std::printf("bench_stretched_readings: no CUDA device (%s); run it on a GPU machine\n", why->c_str());
         return 2;
+    }
+    if (!dump_path.empty()) {
+        dump_file = std::fopen(dump_path.c_str(), "w");
+        if (!dump_file) {
+            std::fprintf(stderr, "bench_stretched_readings: cannot open the --dump file %s: %s\n", dump_path.c_str(),
+                         std::strerror(errno));
+            return 2;
+        }
+        std::fputs(dump_header, dump_file);
     }
     print_device_banner("bench_stretched_readings");
     if (!KernelPolicy::available()) {
@@ -649,6 +733,12 @@ int main(int argc, char** argv) try {
     if (wanted("idle")) idle_rows();
     summary(runs);
     print_sm_clock("after the table");
+    if (dump_file && std::fclose(dump_file) != 0) {
+        std::fprintf(stderr, "bench_stretched_readings: cannot finish writing the --dump file %s: %s\n",
+                     dump_path.c_str(), std::strerror(errno));
+        return 1;
+    }
+    if (!dump_path.empty()) std::printf("per-reading dump: %s\n", dump_path.c_str());
     return 0;
 } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_stretched_readings: %s\n", e.what());
