@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Open question: is every stretched reading warned, and is every warning right? Per row (a way a reading gets
 // stretched) and per warning-level finding code: precision (of the readings carrying the code, how many were
-// stretched) and recall (of the stretched readings, how many carry a warning-level finding), each with its Wilson
+// stretched or cut short) and recall (of the stretched readings, how many carry a warning-level finding), each with its Wilson
 // 95% interval.
 // The ground truth: a reading is stretched when it lies beyond the same work's isolated p99, timed by the same
 // policy on one stream with nothing else running, in the same process, in blocks interleaved with the row's loaded
 // ones, by more than max(500 ns, 0.5% of that p99): above the work's own spread, so a reading of a 64 MiB copy
-// that no other work touched is not counted as stretched because a copy varies by 1-2 us.
+// that no other work touched is not counted as stretched because a copy varies by 1-2 us. A reading below the
+// isolated p1 by the same margin is cut short (it lacks work: KernelPolicy reads 0 ns when it counted none); it
+// is wrong too, so precision counts a code on a stretched or cut-short reading as right. Recall is of the
+// stretched readings; the cut-short ones and how many of them were warned are printed beside it.
 // Rows:
 //   threads    8 threads x 200 eager scopes of spin(20 us), each thread on a non-blocking stream of its own, as a
 //              new user writes it from the README; one row each for EventPolicy, KernelPolicy and HostSyncPolicy,
@@ -142,6 +145,12 @@ struct Baseline {
     double median() const { return percentile(ns, 50); }
     // Beyond the isolated p99 by max(500 ns, 0.5%).
     double stretched_above() const { return p99() + std::max(500.0, 0.005 * p99()); }
+    // Below the isolated p1 by the same margin: a reading that lacks part of the work (KernelPolicy's 0 ns when it
+    // counted none). Wrong as a stretched reading is, so a warning on it is right.
+    double short_below() const {
+        const double p1 = percentile(ns, 1);
+        return p1 - std::max(500.0, 0.005 * p1);
+    }
 };
 
 struct Reading {
@@ -196,18 +205,19 @@ Reading timed_reading(Policy p, cudaStream_t stream, const Launch& launch, int r
     return r;
 }
 
-// --dump: one line per reading, every row.
+// --dump: one line per reading, every row; `stretched` is yes, no, short (cut short) or failed.
 std::FILE* dump_file = nullptr;
 constexpr const char* dump_header = "row,run,thread,policy,index,reading_ns,isolated_median_ns,isolated_p99_ns,"
                                     "stretched_above_ns,stretched,scope_host_ns,span_ns,activities,findings\n";
 
-void dump_readings(const std::string& row, const std::vector<Reading>& readings, double median, double p99, double above) {
+void dump_readings(const std::string& row, const std::vector<Reading>& readings, double median, double p99, double above,
+                   double below) {
     if (!dump_file) return;
     for (std::size_t i = 0; i < readings.size(); ++i) {
         const Reading& x = readings[i];
         std::fprintf(dump_file, "\"%s\",%d,%d,%s,%zu,%.0f,%.0f,%.0f,%.0f,%s,%.0f,%.0f,%d,%s\n", row.c_str(), x.run,
                      x.thread, name_of(x.policy), i, x.ns, median, p99, above,
-                     std::isnan(x.ns) ? "failed" : (x.ns > above ? "yes" : "no"), x.scope_host_ns, x.span_ns,
+                     std::isnan(x.ns) ? "failed" : x.ns > above ? "yes" : x.ns < below ? "short" : "no", x.scope_host_ns, x.span_ns,
                      x.activities, x.findings.c_str());
     }
     if (std::ferror(dump_file)) throw std::runtime_error("cannot write the --dump file (disk full?)");
@@ -237,8 +247,8 @@ std::string share(int k, int n) {
 // Every row's figures, for the summary at the end.
 struct RowResult {
     std::string name;
-    int readings = 0, stretched = 0, stretched_warned = 0, doubled_unwarned = 0;
-    std::map<std::string, std::pair<int, int>> warning_codes;  // code: (carrying, of them stretched)
+    int readings = 0, stretched = 0, stretched_warned = 0, doubled_unwarned = 0, cut_short = 0, cut_short_warned = 0;
+    std::map<std::string, std::pair<int, int>> warning_codes;  // code: (carrying, of them stretched or cut short)
 };
 std::vector<RowResult> results;
 
@@ -246,7 +256,7 @@ std::vector<RowResult> results;
 RowResult judge(const std::string& name, const std::vector<Reading>& readings, const Baseline& alone) {
     RowResult r;
     r.name = name;
-    const double above = alone.stretched_above(), median = alone.median();
+    const double above = alone.stretched_above(), below = alone.short_below(), median = alone.median();
     std::map<std::string, std::pair<int, int>> info_codes;
     int failed = 0;
     for (const Reading& x : readings) {
@@ -254,15 +264,17 @@ RowResult judge(const std::string& name, const std::vector<Reading>& readings, c
             ++failed;
             continue;
         }
-        const bool stretched = x.ns > above;
+        const bool stretched = x.ns > above, cut_short = x.ns < below;
         ++r.readings;
         r.stretched += stretched;
         r.stretched_warned += stretched && x.warned();
+        r.cut_short += cut_short;
+        r.cut_short_warned += cut_short && x.warned();
         r.doubled_unwarned += x.ns >= 2 * median && !x.warned();
         for (const auto& [code, severity] : x.codes) {
             auto& c = (severity == gpuchrono::Severity::info ? info_codes : r.warning_codes)[code];
             ++c.first;
-            c.second += stretched;
+            c.second += stretched || cut_short;
         }
     }
     std::printf("  %s: isolated median %.0f ns, p99 %.0f ns (%zu readings), stretched above %.0f ns\n", name.c_str(), median,
@@ -270,11 +282,14 @@ RowResult judge(const std::string& name, const std::vector<Reading>& readings, c
     std::printf("    %d readings (%d failed), %d stretched; recall (a warning on a stretched reading) %s; stretched 2x "
                 "or more without a warning: %d\n",
                 r.readings, failed, r.stretched, share(r.stretched_warned, r.stretched).c_str(), r.doubled_unwarned);
+    if (r.cut_short > 0)
+        std::printf("    %d readings cut short (below %.0f ns), %d of them warned\n", r.cut_short, below, r.cut_short_warned);
     for (const auto& [code, c] : r.warning_codes)
         std::printf("    %-30s warning  precision %s\n", code.c_str(), share(c.second, c.first).c_str());
     for (const auto& [code, c] : info_codes)
-        std::printf("    %-30s info     on %d readings, %d of them stretched\n", code.c_str(), c.first, c.second);
-    dump_readings(name, readings, median, alone.p99(), above);
+        std::printf("    %-30s info     on %d readings, %d of them stretched or cut short\n", code.c_str(), c.first,
+                    c.second);
+    dump_readings(name, readings, median, alone.p99(), above, below);
     results.push_back(r);
     return r;
 }
@@ -530,7 +545,7 @@ void cold_rows(int runs) {
                     r.codes.emplace_back(code, level == "info" ? gpuchrono::Severity::info : gpuchrono::Severity::warning);
                 at = end + 1;
             }
-            dump_readings(std::string("cold, ") + name_of(policy), {r}, median, p99, above);
+            dump_readings(std::string("cold, ") + name_of(policy), {r}, median, p99, above, -INFINITY);
             const bool is_stretched = ns > above;
             stretched += is_stretched;
             warned += is_stretched && r.warned();
