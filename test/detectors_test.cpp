@@ -333,7 +333,8 @@ BOOST_AUTO_TEST_CASE(other_processes_on_the_device_name_their_pids) {
     auto f = gpuchrono::other_processes_finding(o);
     BOOST_REQUIRE(f.has_value());
     BOOST_TEST(f->code == "other-processes-on-device");
-    BOOST_TEST((f->severity == gpuchrono::Severity::warning));
+    // Info: NVML's list says a context exists, not that its work ran during this reading.
+    BOOST_TEST((f->severity == gpuchrono::Severity::info));
     BOOST_TEST(contains(f->message, "2 other process(es)"), f->message);
     BOOST_TEST(contains(f->message, "device 1"), f->message);
     BOOST_TEST(contains(f->message, "PIDs 4242, 777"), f->message);
