@@ -26,8 +26,9 @@
 //   bench_stretched_readings [--only threads|overlap|cold|process|idle] [--runs N] [--cold-runs N] [--dump FILE]
 // --dump FILE writes one CSV line per reading of every row (its columns: dump_header below), so that rules can be
 // designed on per-reading data: the reading, the row's isolated median, p99 and stretched threshold, whether it is
-// stretched, the host time of the whole scope as the bench saw it, KernelPolicy's span and activity count, and
-// every finding with its level and the evidence it carries.
+// stretched, the host time of the whole scope and of its launch call as the bench saw them, how many other
+// threads' scopes were open around it, KernelPolicy's span and activity count, and every finding with its level
+// and the evidence it carries.
 // Without a device it prints one line saying so and exits 2. Not a test: it asserts nothing. Run on a GPU.
 #include <cuda_runtime_api.h>
 #include <unistd.h>
@@ -88,26 +89,50 @@ std::optional<Policy> policy_named(std::string_view name) {
     return std::nullopt;
 }
 
-// One eager scope of `launch` on `stream`, as a user writes it.
-gpuchrono::Measurement time_once(Policy p, cudaStream_t stream, const Launch& launch) {
+// Scopes open now on any thread of this program (for --dump: how many others were open around a reading).
+std::atomic<int> scopes_open{0};
+
+// What the bench saw of one scope besides its Measurement, for --dump.
+struct ScopeSeen {
+    double launch_ns = NAN;   // the host time of the launch call inside the scope
+    int others_open = 0;      // the most scopes of other threads open at the scope's start or at its stop
+};
+
+// The launch inside a scope, timed on the host, with the other scopes open counted at both ends.
+void launch_counted(const Launch& launch, cudaStream_t stream, ScopeSeen& seen) {
+    seen.others_open = scopes_open.fetch_add(1);
+    const auto before = Clock::now();
+    launch(stream);
+    seen.launch_ns = ns_since(before);
+    seen.others_open = std::max(seen.others_open, scopes_open.fetch_sub(1) - 1);
+}
+
+// One eager scope of `launch` on `stream`, as a user writes it (two clock reads and two atomic counts around the
+// launch: tens of nanoseconds).
+gpuchrono::Measurement time_once(Policy p, cudaStream_t stream, const Launch& launch, ScopeSeen& seen) {
     switch (p) {
         case Policy::event: {
             ScopedTimer<EventPolicy> t(stream);
-            launch(stream);
+            launch_counted(launch, stream, seen);
             return t.stop();
         }
         case Policy::kernel: {
             ScopedTimer<KernelPolicy> t(stream);
-            launch(stream);
+            launch_counted(launch, stream, seen);
             return t.stop();
         }
         case Policy::host_sync: {
             ScopedTimer<gpuchrono::HostSyncPolicy> t(stream);
-            launch(stream);
+            launch_counted(launch, stream, seen);
             return t.stop();
         }
     }
     throw std::logic_error("no such policy");
+}
+
+gpuchrono::Measurement time_once(Policy p, cudaStream_t stream, const Launch& launch) {
+    ScopeSeen ignored;
+    return time_once(p, stream, launch, ignored);
 }
 
 cudaStream_t new_stream() {
@@ -160,6 +185,7 @@ struct Reading {
     Policy policy = Policy::event;
     int run = 0, thread = 0;
     double scope_host_ns = NAN;  // steady_clock from before the timer's construction to after stop() returned
+    ScopeSeen seen;              // the launch call's host time, other threads' scopes open around it
     double span_ns = NAN;        // KernelPolicy: first start to last end of what it counted
     int activities = 0;          // KernelPolicy: the kernels, copies and sets it counted
     std::string findings;        // every finding: code:level{evidence=value;...}, separated by '|'
@@ -194,10 +220,12 @@ Reading reading_of(const gpuchrono::Measurement& m) {
 
 // One scope timed and read, with the host time the whole scope took and where it ran.
 Reading timed_reading(Policy p, cudaStream_t stream, const Launch& launch, int run = 0, int thread = 0) {
+    ScopeSeen seen;
     const auto before = Clock::now();
-    const gpuchrono::Measurement m = time_once(p, stream, launch);
+    const gpuchrono::Measurement m = time_once(p, stream, launch, seen);
     const auto after = Clock::now();
     Reading r = reading_of(m);
+    r.seen = seen;
     r.policy = p;
     r.run = run;
     r.thread = thread;
@@ -208,17 +236,18 @@ Reading timed_reading(Policy p, cudaStream_t stream, const Launch& launch, int r
 // --dump: one line per reading, every row; `stretched` is yes, no, short (cut short) or failed.
 std::FILE* dump_file = nullptr;
 constexpr const char* dump_header = "row,run,thread,policy,index,reading_ns,isolated_median_ns,isolated_p99_ns,"
-                                    "stretched_above_ns,stretched,scope_host_ns,span_ns,activities,findings\n";
+                                    "stretched_above_ns,stretched,scope_host_ns,launch_host_ns,others_open,span_ns,activities,"
+                                    "findings\n";
 
 void dump_readings(const std::string& row, const std::vector<Reading>& readings, double median, double p99, double above,
                    double below) {
     if (!dump_file) return;
     for (std::size_t i = 0; i < readings.size(); ++i) {
         const Reading& x = readings[i];
-        std::fprintf(dump_file, "\"%s\",%d,%d,%s,%zu,%.0f,%.0f,%.0f,%.0f,%s,%.0f,%.0f,%d,%s\n", row.c_str(), x.run,
-                     x.thread, name_of(x.policy), i, x.ns, median, p99, above,
-                     std::isnan(x.ns) ? "failed" : x.ns > above ? "yes" : x.ns < below ? "short" : "no", x.scope_host_ns, x.span_ns,
-                     x.activities, x.findings.c_str());
+        std::fprintf(dump_file, "\"%s\",%d,%d,%s,%zu,%.0f,%.0f,%.0f,%.0f,%s,%.0f,%.0f,%d,%.0f,%d,%s\n", row.c_str(),
+                     x.run, x.thread, name_of(x.policy), i, x.ns, median, p99, above,
+                     std::isnan(x.ns) ? "failed" : x.ns > above ? "yes" : x.ns < below ? "short" : "no", x.scope_host_ns,
+                     x.seen.launch_ns, x.seen.others_open, x.span_ns, x.activities, x.findings.c_str());
     }
     if (std::ferror(dump_file)) throw std::runtime_error("cannot write the --dump file (disk full?)");
 }
@@ -469,28 +498,30 @@ void overlap_rows() {
 // --- cold: a kernel's first launch in a process ---
 
 // The line a cold kernel's first scope is written at: its own, as in a user's program.
-gpuchrono::Measurement time_cold(Policy p, cudaStream_t s) {
+gpuchrono::Measurement time_cold(Policy p, cudaStream_t s, ScopeSeen& seen) {
     const Launch cold = [](cudaStream_t st) { kernels::launch_cold_spin(Duration::from_us(20), st); };
-    return time_once(p, s, cold);
+    return time_once(p, s, cold, seen);
 }
 
 // In a child process: a context made first (outside any timer), then the cold kernel's first launch timed, then
 // 100 isolated scopes of the same (now loaded) kernel. One line on stdout: the reading, the threshold, the median,
-// the p99, the scope's host time, KernelPolicy's span and activity count, and the findings as dump_word() writes
-// them ("-" when none).
+// the p99, the scope's host time, its launch call's host time, KernelPolicy's span and activity count, and the
+// findings as dump_word() writes them ("-" when none).
 int cold_child(Policy p) {
     GPUCHRONO_CUDA_CHECK(cudaFree(nullptr), "creating the context before the timed scope");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     cudaStream_t s = new_stream();
+    ScopeSeen seen;
     const auto before = Clock::now();
-    const gpuchrono::Measurement m = time_cold(p, s);
+    const gpuchrono::Measurement m = time_cold(p, s, seen);
     const double host_ns = ns_since(before);
     const Reading first = reading_of(m);
     (void)cudaStreamDestroy(s);
     Baseline alone;
     alone.take(p, [](cudaStream_t st) { kernels::launch_cold_spin(Duration::from_us(20), st); }, 100);
-    std::printf("cold %.0f %.0f %.0f %.0f %.0f %.0f %d %s\n", first.ns, alone.stretched_above(), alone.median(), alone.p99(),
-                host_ns, first.span_ns, first.activities, first.findings.empty() ? "-" : first.findings.c_str());
+    std::printf("cold %.0f %.0f %.0f %.0f %.0f %.0f %.0f %d %s\n", first.ns, alone.stretched_above(), alone.median(),
+                alone.p99(), host_ns, seen.launch_ns, first.span_ns, first.activities,
+                first.findings.empty() ? "-" : first.findings.c_str());
     return 0;
 }
 
@@ -528,8 +559,8 @@ void cold_rows(int runs) {
             r.policy = policy;
             r.run = i;
             char findings[4000] = {};
-            if (std::sscanf(line, "cold %lf %lf %lf %lf %lf %lf %d %3999s", &ns, &above, &median, &p99, &r.scope_host_ns,
-                            &r.span_ns, &r.activities, findings) != 8) {
+            if (std::sscanf(line, "cold %lf %lf %lf %lf %lf %lf %lf %d %3999s", &ns, &above, &median, &p99,
+                            &r.scope_host_ns, &r.seen.launch_ns, &r.span_ns, &r.activities, findings) != 9) {
                 std::printf("    child %d of %s wrote a line this program cannot read: %s", i, name_of(policy), line);
                 continue;
             }
