@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Open question: is every stretched reading warned, and is every warning right? Per row (a way a reading gets
 // stretched) and per warning-level finding code: precision (of the readings carrying the code, how many were
-// stretched or cut short) and recall (of the stretched readings, how many carry a warning-level finding), each with its Wilson
-// 95% interval.
+// stretched or cut short) and recall (of the stretched readings, how many carry a warning-level finding), each
+// with its Wilson 95% interval.
 // The ground truth: a reading is stretched when it lies beyond the same work's isolated p99, timed by the same
 // policy on one stream with nothing else running, in the same process, in blocks interleaved with the row's loaded
 // ones, by more than max(500 ns, 0.5% of that p99): above the work's own spread, so a reading of a 64 MiB copy
