@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Open question: is every stretched reading warned, and is every warning right? Per row (a way a reading gets
 // stretched) and per warning-level finding code: precision (of the readings carrying the code, how many were
-// stretched) and recall (of the stretched readings, how many carry a warning-level finding), each with its Wilson
-// 95% interval.
+// stretched or cut short) and recall (of the stretched readings, how many carry a warning-level finding), each
+// with its Wilson 95% interval.
 // The ground truth: a reading is stretched when it lies beyond the same work's isolated p99, timed by the same
 // policy on one stream with nothing else running, in the same process, in blocks interleaved with the row's loaded
 // ones, by more than max(500 ns, 0.5% of that p99): above the work's own spread, so a reading of a 64 MiB copy
-// that no other work touched is not counted as stretched because a copy varies by 1-2 us.
+// that no other work touched is not counted as stretched because a copy varies by 1-2 us. A reading below the
+// isolated p1 by the same margin is cut short (it lacks work: KernelPolicy reads 0 ns when it counted none); it
+// is wrong too, so precision counts a code on a stretched or cut-short reading as right. Recall is of the
+// stretched readings; the cut-short ones and how many of them were warned are printed beside it.
 // Rows:
 //   threads    8 threads x 200 eager scopes of spin(20 us), each thread on a non-blocking stream of its own, as a
 //              new user writes it from the README; one row each for EventPolicy, KernelPolicy and HostSyncPolicy,
@@ -20,7 +23,12 @@
 //   process    another process on the GPU (this program again, --spin-child, spinning full-device kernels) while
 //              200 scopes of spin(20 us) are timed, EventPolicy and KernelPolicy.
 //   idle       a clock-ramping GPU: each scope right after 150 ms with nothing queued, 20 per policy.
-//   bench_stretched_readings [--only threads|overlap|cold|process|idle] [--runs N] [--cold-runs N]
+//   bench_stretched_readings [--only threads|overlap|cold|process|idle] [--runs N] [--cold-runs N] [--dump FILE]
+// --dump FILE writes one CSV line per reading of every row (its columns: dump_header below), so that rules can be
+// designed on per-reading data: the reading, the row's isolated median, p99 and stretched threshold, whether it is
+// stretched, the host time of the whole scope and of its launch call as the bench saw them, how many other
+// threads' scopes were open around it, KernelPolicy's span and activity count, and every finding with its level
+// and the evidence it carries.
 // Without a device it prints one line saying so and exits 2. Not a test: it asserts nothing. Run on a GPU.
 #include <cuda_runtime_api.h>
 #include <unistd.h>
@@ -81,26 +89,50 @@ std::optional<Policy> policy_named(std::string_view name) {
     return std::nullopt;
 }
 
-// One eager scope of `launch` on `stream`, as a user writes it.
-gpuchrono::Measurement time_once(Policy p, cudaStream_t stream, const Launch& launch) {
+// Scopes open now on any thread of this program (for --dump: how many others were open around a reading).
+std::atomic<int> scopes_open{0};
+
+// What the bench saw of one scope besides its Measurement, for --dump.
+struct ScopeSeen {
+    double launch_ns = NAN;   // the host time of the launch call inside the scope
+    int others_open = 0;      // the most scopes of other threads open at the scope's start or at its stop
+};
+
+// The launch inside a scope, timed on the host, with the other scopes open counted at both ends.
+void launch_counted(const Launch& launch, cudaStream_t stream, ScopeSeen& seen) {
+    seen.others_open = scopes_open.fetch_add(1);
+    const auto before = Clock::now();
+    launch(stream);
+    seen.launch_ns = ns_since(before);
+    seen.others_open = std::max(seen.others_open, scopes_open.fetch_sub(1) - 1);
+}
+
+// One eager scope of `launch` on `stream`, as a user writes it (two clock reads and two atomic counts around the
+// launch: tens of nanoseconds).
+gpuchrono::Measurement time_once(Policy p, cudaStream_t stream, const Launch& launch, ScopeSeen& seen) {
     switch (p) {
         case Policy::event: {
             ScopedTimer<EventPolicy> t(stream);
-            launch(stream);
+            launch_counted(launch, stream, seen);
             return t.stop();
         }
         case Policy::kernel: {
             ScopedTimer<KernelPolicy> t(stream);
-            launch(stream);
+            launch_counted(launch, stream, seen);
             return t.stop();
         }
         case Policy::host_sync: {
             ScopedTimer<gpuchrono::HostSyncPolicy> t(stream);
-            launch(stream);
+            launch_counted(launch, stream, seen);
             return t.stop();
         }
     }
     throw std::logic_error("no such policy");
+}
+
+gpuchrono::Measurement time_once(Policy p, cudaStream_t stream, const Launch& launch) {
+    ScopeSeen ignored;
+    return time_once(p, stream, launch, ignored);
 }
 
 cudaStream_t new_stream() {
@@ -138,23 +170,86 @@ struct Baseline {
     double median() const { return percentile(ns, 50); }
     // Beyond the isolated p99 by max(500 ns, 0.5%).
     double stretched_above() const { return p99() + std::max(500.0, 0.005 * p99()); }
+    // Below the isolated p1 by the same margin: a reading that lacks part of the work (KernelPolicy's 0 ns when it
+    // counted none). Wrong as a stretched reading is, so a warning on it is right.
+    double short_below() const {
+        const double p1 = percentile(ns, 1);
+        return p1 - std::max(500.0, 0.005 * p1);
+    }
 };
 
 struct Reading {
     double ns = 0;
     std::vector<std::pair<std::string, gpuchrono::Severity>> codes;  // each code once
+    // For --dump only.
+    Policy policy = Policy::event;
+    int run = 0, thread = 0;
+    double scope_host_ns = NAN;  // steady_clock from before the timer's construction to after stop() returned
+    ScopeSeen seen;              // the launch call's host time, other threads' scopes open around it
+    double span_ns = NAN;        // KernelPolicy: first start to last end of what it counted
+    int activities = 0;          // KernelPolicy: the kernels, copies and sets it counted
+    std::string findings;        // every finding: code:level{evidence=value;...}, separated by '|'
     bool warned() const {
         return std::any_of(codes.begin(), codes.end(), [](const auto& c) { return c.second != gpuchrono::Severity::info; });
     }
 };
 
+// A finding as one CSV-safe word: code:level{name=value;...}.
+std::string dump_word(const gpuchrono::Finding& f) {
+    std::string word = f.code + ":" + gpuchrono::to_string(f.severity) + "{";
+    for (std::size_t i = 0; i < f.evidence.size(); ++i) {
+        char value[64];
+        std::snprintf(value, sizeof value, "%.6g", f.evidence[i].value);
+        word += (i ? ";" : "") + f.evidence[i].name + "=" + value;
+    }
+    return word + "}";
+}
+
 Reading reading_of(const gpuchrono::Measurement& m) {
     Reading r;
     r.ns = m.failed() ? NAN : m.duration().ns();
     std::set<std::string> seen;
-    for (const gpuchrono::Finding& f : m.findings())
+    for (const gpuchrono::Finding& f : m.findings()) {
         if (seen.insert(f.code).second) r.codes.emplace_back(f.code, f.severity);
+        r.findings += (r.findings.empty() ? "" : "|") + dump_word(f);
+    }
+    if (m.span()) r.span_ns = m.span()->ns();
+    r.activities = static_cast<int>(m.activities().size());
     return r;
+}
+
+// One scope timed and read, with the host time the whole scope took and where it ran.
+Reading timed_reading(Policy p, cudaStream_t stream, const Launch& launch, int run = 0, int thread = 0) {
+    ScopeSeen seen;
+    const auto before = Clock::now();
+    const gpuchrono::Measurement m = time_once(p, stream, launch, seen);
+    const auto after = Clock::now();
+    Reading r = reading_of(m);
+    r.seen = seen;
+    r.policy = p;
+    r.run = run;
+    r.thread = thread;
+    r.scope_host_ns = std::chrono::duration<double, std::nano>(after - before).count();
+    return r;
+}
+
+// --dump: one line per reading, every row; `stretched` is yes, no, short (cut short) or failed.
+std::FILE* dump_file = nullptr;
+constexpr const char* dump_header = "row,run,thread,policy,index,reading_ns,isolated_median_ns,isolated_p99_ns,"
+                                    "stretched_above_ns,stretched,scope_host_ns,launch_host_ns,others_open,span_ns,activities,"
+                                    "findings\n";
+
+void dump_readings(const std::string& row, const std::vector<Reading>& readings, double median, double p99, double above,
+                   double below) {
+    if (!dump_file) return;
+    for (std::size_t i = 0; i < readings.size(); ++i) {
+        const Reading& x = readings[i];
+        std::fprintf(dump_file, "\"%s\",%d,%d,%s,%zu,%.0f,%.0f,%.0f,%.0f,%s,%.0f,%.0f,%d,%.0f,%d,%s\n", row.c_str(),
+                     x.run, x.thread, name_of(x.policy), i, x.ns, median, p99, above,
+                     std::isnan(x.ns) ? "failed" : x.ns > above ? "yes" : x.ns < below ? "short" : "no", x.scope_host_ns,
+                     x.seen.launch_ns, x.seen.others_open, x.span_ns, x.activities, x.findings.c_str());
+    }
+    if (std::ferror(dump_file)) throw std::runtime_error("cannot write the --dump file (disk full?)");
 }
 
 struct Interval {
@@ -181,8 +276,8 @@ std::string share(int k, int n) {
 // Every row's figures, for the summary at the end.
 struct RowResult {
     std::string name;
-    int readings = 0, stretched = 0, stretched_warned = 0, doubled_unwarned = 0;
-    std::map<std::string, std::pair<int, int>> warning_codes;  // code: (carrying, of them stretched)
+    int readings = 0, stretched = 0, stretched_warned = 0, doubled_unwarned = 0, cut_short = 0, cut_short_warned = 0;
+    std::map<std::string, std::pair<int, int>> warning_codes;  // code: (carrying, of them stretched or cut short)
 };
 std::vector<RowResult> results;
 
@@ -190,7 +285,7 @@ std::vector<RowResult> results;
 RowResult judge(const std::string& name, const std::vector<Reading>& readings, const Baseline& alone) {
     RowResult r;
     r.name = name;
-    const double above = alone.stretched_above(), median = alone.median();
+    const double above = alone.stretched_above(), below = alone.short_below(), median = alone.median();
     std::map<std::string, std::pair<int, int>> info_codes;
     int failed = 0;
     for (const Reading& x : readings) {
@@ -198,15 +293,17 @@ RowResult judge(const std::string& name, const std::vector<Reading>& readings, c
             ++failed;
             continue;
         }
-        const bool stretched = x.ns > above;
+        const bool stretched = x.ns > above, cut_short = x.ns < below;
         ++r.readings;
         r.stretched += stretched;
         r.stretched_warned += stretched && x.warned();
+        r.cut_short += cut_short;
+        r.cut_short_warned += cut_short && x.warned();
         r.doubled_unwarned += x.ns >= 2 * median && !x.warned();
         for (const auto& [code, severity] : x.codes) {
             auto& c = (severity == gpuchrono::Severity::info ? info_codes : r.warning_codes)[code];
             ++c.first;
-            c.second += stretched;
+            c.second += stretched || cut_short;
         }
     }
     std::printf("  %s: isolated median %.0f ns, p99 %.0f ns (%zu readings), stretched above %.0f ns\n", name.c_str(), median,
@@ -214,10 +311,14 @@ RowResult judge(const std::string& name, const std::vector<Reading>& readings, c
     std::printf("    %d readings (%d failed), %d stretched; recall (a warning on a stretched reading) %s; stretched 2x "
                 "or more without a warning: %d\n",
                 r.readings, failed, r.stretched, share(r.stretched_warned, r.stretched).c_str(), r.doubled_unwarned);
+    if (r.cut_short > 0)
+        std::printf("    %d readings cut short (below %.0f ns), %d of them warned\n", r.cut_short, below, r.cut_short_warned);
     for (const auto& [code, c] : r.warning_codes)
         std::printf("    %-30s warning  precision %s\n", code.c_str(), share(c.second, c.first).c_str());
     for (const auto& [code, c] : info_codes)
-        std::printf("    %-30s info     on %d readings, %d of them stretched\n", code.c_str(), c.first, c.second);
+        std::printf("    %-30s info     on %d readings, %d of them stretched or cut short\n", code.c_str(), c.first,
+                    c.second);
+    dump_readings(name, readings, median, alone.p99(), above, below);
     results.push_back(r);
     return r;
 }
@@ -258,7 +359,7 @@ void threaded_rows(int runs) {
                 gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);
                 cudaStream_t s = new_stream();
                 for (int i = 0; i < 200; ++i)
-                    per_thread[static_cast<std::size_t>(t)].push_back(reading_of(time_once(policy, s, launch_spin_20us)));
+                    per_thread[static_cast<std::size_t>(t)].push_back(timed_reading(policy, s, launch_spin_20us, run, t));
                 (void)cudaStreamDestroy(s);
             });
             alone.take(policy, launch_spin_20us, 100);
@@ -386,7 +487,7 @@ void overlap_rows() {
             cudaStream_t s = new_stream();
             Neighbour neighbour(scenario.neighbour, scenario.most_per_burst, scenario.most_pause);
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            for (int i = 0; i < 200; ++i) readings.push_back(reading_of(time_once(Policy::kernel, s, scenario.timed)));
+            for (int i = 0; i < 200; ++i) readings.push_back(timed_reading(Policy::kernel, s, scenario.timed));
             (void)cudaStreamDestroy(s);
         }
         alone.take(Policy::kernel, scenario.timed, 100);
@@ -397,25 +498,30 @@ void overlap_rows() {
 // --- cold: a kernel's first launch in a process ---
 
 // The line a cold kernel's first scope is written at: its own, as in a user's program.
-gpuchrono::Measurement time_cold(Policy p, cudaStream_t s) {
+gpuchrono::Measurement time_cold(Policy p, cudaStream_t s, ScopeSeen& seen) {
     const Launch cold = [](cudaStream_t st) { kernels::launch_cold_spin(Duration::from_us(20), st); };
-    return time_once(p, s, cold);
+    return time_once(p, s, cold, seen);
 }
 
 // In a child process: a context made first (outside any timer), then the cold kernel's first launch timed, then
-// 100 isolated scopes of the same (now loaded) kernel. One line on stdout: the reading, the threshold, the median
-// and the codes with their severity.
+// 100 isolated scopes of the same (now loaded) kernel. One line on stdout: the reading, the threshold, the median,
+// the p99, the scope's host time, its launch call's host time, KernelPolicy's span and activity count, and the
+// findings as dump_word() writes them ("-" when none).
 int cold_child(Policy p) {
     GPUCHRONO_CUDA_CHECK(cudaFree(nullptr), "creating the context before the timed scope");
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     cudaStream_t s = new_stream();
-    const Reading first = reading_of(time_cold(p, s));
+    ScopeSeen seen;
+    const auto before = Clock::now();
+    const gpuchrono::Measurement m = time_cold(p, s, seen);
+    const double host_ns = ns_since(before);
+    const Reading first = reading_of(m);
     (void)cudaStreamDestroy(s);
     Baseline alone;
     alone.take(p, [](cudaStream_t st) { kernels::launch_cold_spin(Duration::from_us(20), st); }, 100);
-    std::printf("cold %.0f %.0f %.0f", first.ns, alone.stretched_above(), alone.median());
-    for (const auto& [code, severity] : first.codes) std::printf(" %s:%s", code.c_str(), gpuchrono::to_string(severity));
-    std::printf("\n");
+    std::printf("cold %.0f %.0f %.0f %.0f %.0f %.0f %.0f %d %s\n", first.ns, alone.stretched_above(), alone.median(),
+                alone.p99(), host_ns, seen.launch_ns, first.span_ns, first.activities,
+                first.findings.empty() ? "-" : first.findings.c_str());
     return 0;
 }
 
@@ -448,17 +554,29 @@ void cold_rows(int runs) {
                 std::printf("    child %d of %s failed (status %d): %s", i, name_of(policy), status, got ? line : "no output\n");
                 continue;
             }
-            double ns = 0, above = 0, median = 0;
-            int used = 0;
-            if (std::sscanf(line, "cold %lf %lf %lf%n", &ns, &above, &median, &used) != 3) continue;
+            double ns = 0, above = 0, median = 0, p99 = 0;
             Reading r;
-            r.ns = ns;
-            for (char* code = std::strtok(line + used, " \n"); code; code = std::strtok(nullptr, " \n")) {
-                const std::string_view text(code);
-                const auto colon = text.rfind(':');
-                const bool info = text.substr(colon + 1) == "info";
-                r.codes.emplace_back(std::string(text.substr(0, colon)), info ? gpuchrono::Severity::info : gpuchrono::Severity::warning);
+            r.policy = policy;
+            r.run = i;
+            char findings[4000] = {};
+            if (std::sscanf(line, "cold %lf %lf %lf %lf %lf %lf %lf %d %3999s", &ns, &above, &median, &p99,
+                            &r.scope_host_ns, &r.seen.launch_ns, &r.span_ns, &r.activities, findings) != 9) {
+                std::printf("    child %d of %s wrote a line this program cannot read: %s", i, name_of(policy), line);
+                continue;
             }
+            r.ns = ns;
+            if (std::string_view(findings) != "-") r.findings = findings;
+            std::set<std::string> seen;
+            for (std::size_t at = 0; at < r.findings.size();) {
+                const std::size_t end = std::min(r.findings.find('|', at), r.findings.size());
+                const std::string word = r.findings.substr(at, end - at);
+                const std::size_t colon = word.find(':'), brace = word.find('{');
+                const std::string code = word.substr(0, colon), level = word.substr(colon + 1, brace - colon - 1);
+                if (seen.insert(code).second)
+                    r.codes.emplace_back(code, level == "info" ? gpuchrono::Severity::info : gpuchrono::Severity::warning);
+                at = end + 1;
+            }
+            dump_readings(std::string("cold, ") + name_of(policy), {r}, median, p99, above, -INFINITY);
             const bool is_stretched = ns > above;
             stretched += is_stretched;
             warned += is_stretched && r.warned();
@@ -531,7 +649,7 @@ void process_rows() {
         {
             gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
             cudaStream_t s = new_stream();
-            for (int i = 0; i < 200; ++i) readings.push_back(reading_of(time_once(policy, s, launch_spin_20us)));
+            for (int i = 0; i < 200; ++i) readings.push_back(timed_reading(policy, s, launch_spin_20us));
             (void)cudaStreamDestroy(s);
         }
         const int status = pclose(child);
@@ -554,7 +672,7 @@ void idle_rows() {
         for (int i = 0; i < 20; ++i) {
             GPUCHRONO_CUDA_CHECK(cudaDeviceSynchronize(), "draining the device before the idle time");
             std::this_thread::sleep_for(std::chrono::milliseconds(150));
-            readings.push_back(reading_of(time_once(policy, s, launch_spin_20us)));
+            readings.push_back(timed_reading(policy, s, launch_spin_20us, i));
             alone.take(policy, launch_spin_20us, 5);
         }
         (void)cudaStreamDestroy(s);
@@ -615,6 +733,7 @@ int main(int argc, char** argv) try {
     if (argc == 3 && argv[1] == std::string_view("--spin-child")) return spin_child(std::atof(argv[2]));
     std::set<std::string> only;
     int runs = 10, cold_runs = 5;
+    std::string dump_path;
     const std::set<std::string> rows = {"threads", "overlap", "cold", "process", "idle"};
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -624,10 +743,12 @@ int main(int argc, char** argv) try {
             runs = positive(argv[++i], "--runs");
         } else if (arg == "--cold-runs" && i + 1 < argc) {
             cold_runs = positive(argv[++i], "--cold-runs");
+        } else if (arg == "--dump" && i + 1 < argc) {
+            dump_path = argv[++i];
         } else {
             std::fprintf(stderr,
                          "usage: bench_stretched_readings [--only threads|overlap|cold|process|idle]... [--runs N] "
-                         "[--cold-runs N]\n");
+                         "[--cold-runs N] [--dump FILE]\n");
             return 2;
         }
     }
@@ -635,6 +756,15 @@ int main(int argc, char** argv) try {
     if (auto why = gpuchrono::no_device_reason()) {
         std::printf("bench_stretched_readings: no CUDA device (%s); run it on a GPU machine\n", why->c_str());
         return 2;
+    }
+    if (!dump_path.empty()) {
+        dump_file = std::fopen(dump_path.c_str(), "w");
+        if (!dump_file) {
+            std::fprintf(stderr, "bench_stretched_readings: cannot open the --dump file %s: %s\n", dump_path.c_str(),
+                         std::strerror(errno));
+            return 2;
+        }
+        std::fputs(dump_header, dump_file);
     }
     print_device_banner("bench_stretched_readings");
     if (!KernelPolicy::available()) {
@@ -649,6 +779,12 @@ int main(int argc, char** argv) try {
     if (wanted("idle")) idle_rows();
     summary(runs);
     print_sm_clock("after the table");
+    if (dump_file && std::fclose(dump_file) != 0) {
+        std::fprintf(stderr, "bench_stretched_readings: cannot finish writing the --dump file %s: %s\n",
+                     dump_path.c_str(), std::strerror(errno));
+        return 1;
+    }
+    if (!dump_path.empty()) std::printf("per-reading dump: %s\n", dump_path.c_str());
     return 0;
 } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_stretched_readings: %s\n", e.what());

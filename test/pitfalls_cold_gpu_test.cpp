@@ -17,6 +17,7 @@
 #include <vector>
 
 // Internals the module does not export, reached through their headers.
+#include <gpuchrono/checks/check_event_interval.hpp>
 #include <gpuchrono/gpu/driver_probe.hpp>
 
 #include <gpuchrono/api.hpp>
@@ -115,6 +116,8 @@ BOOST_AUTO_TEST_CASE(a_kernels_first_launch_is_a_cold_start_at_the_users_line) {
     show("event, the first launch of a kernel", taken[0]);
     show("event, its second launch", taken[1]);
     BOOST_TEST(!has(taken[0], gpuchrono::codes::timed_stream_idle), "the work was on the timed stream");
+    // Under lazy loading the load before the work is named as a cold start, not as host time in the interval.
+    if (lazy) BOOST_TEST(!has(taken[0], gpuchrono::codes::host_time_in_event_interval));
     for (const Finding& f : taken[0].findings())
         BOOST_TEST(f.where == "pitfalls_cold_gpu_test.cpp:" + std::to_string(timer_line), f.where);
     if (lazy && has(taken[0], gpuchrono::codes::cold_first_sample)) {
@@ -123,6 +126,50 @@ BOOST_AUTO_TEST_CASE(a_kernels_first_launch_is_a_cold_start_at_the_users_line) {
                 BOOST_TEST(f.fix.find("CUDA_MODULE_LOADING=EAGER") != std::string::npos, f.fix);
     }
     // Later scopes at the same line are warm: no cold start is claimed for them.
+    for (std::size_t i = 1; i < taken.size(); ++i) BOOST_TEST(!has(taken[i], gpuchrono::codes::cold_first_sample));
+    (void)cudaStreamDestroy(stream);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// docs/pitfalls-catalog.md #4 for HostSyncPolicy: its first scope at a line, under lazy loading, spends the module
+// load on the host before its stop waits, and says so as a cold start with the user's line.
+BOOST_AUTO_TEST_SUITE(pitfalls_cold_host_sync, *boost::unit_test::precondition(no_context_yet()))
+
+BOOST_AUTO_TEST_CASE(a_kernels_first_launch_in_a_host_sync_scope_is_a_cold_start) {
+    gpuchrono::ScopedFindingReaction collect(gpuchrono::Reaction::collect);
+    GPUCHRONO_CUDA_CHECK(cudaFree(nullptr), "creating the context before any timer");
+    cudaStream_t stream = nullptr;
+    GPUCHRONO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a stream");
+    const bool lazy = gpuchrono::module_loading_mode() == gpuchrono::ModuleLoading::lazy;
+    int timer_line = 0;
+    std::vector<Measurement> taken;
+    std::vector<Duration> launch_call;  // the host time of each scope's launch, which the scope's own count holds
+    for (int i = 0; i < 3; ++i) {
+        timer_line = __LINE__ + 1;
+        gpuchrono::ScopedTimer<gpuchrono::HostSyncPolicy> t(stream);
+        const auto before = std::chrono::steady_clock::now();
+        gpuchrono::kernels::launch_cold_spin(Duration::from_us(2), stream);
+        launch_call.emplace_back(std::chrono::steady_clock::now() - before);
+        taken.push_back(t.stop());
+    }
+    show("host sync, the first launch of a kernel", taken[0]);
+    show("host sync, its second launch", taken[1]);
+    const Finding* cold = nullptr;
+    for (const Finding& f : taken[0].findings())
+        if (f.code == gpuchrono::codes::cold_first_sample) cold = &f;
+    // The rule (check_cold_first_synced_scope) must fire where even the launch call alone meets it.
+    const Duration reading = taken[0].duration();
+    if (lazy && launch_call[0] >= gpuchrono::host_time_floor &&
+        launch_call[0].ns() >= gpuchrono::host_share_threshold * reading.ns())
+        BOOST_TEST(cold != nullptr, "the launch call took " << launch_call[0] << " of " << reading);
+    if (!lazy) BOOST_TEST(cold == nullptr, "no lazy loading, no claim of a module load");
+    if (cold) {
+        BOOST_TEST(cold->where == "pitfalls_cold_gpu_test.cpp:" + std::to_string(timer_line), cold->where);
+        BOOST_TEST(cold->fix.find("CUDA_MODULE_LOADING=EAGER") != std::string::npos, cold->fix);
+        BOOST_TEST(cold->evidence_or("host_time_ns", 0) >= launch_call[0].ns());
+        BOOST_TEST(cold->evidence_or("reading_ns", -1) == reading.ns());
+    }
     for (std::size_t i = 1; i < taken.size(); ++i) BOOST_TEST(!has(taken[i], gpuchrono::codes::cold_first_sample));
     (void)cudaStreamDestroy(stream);
 }

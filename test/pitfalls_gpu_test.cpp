@@ -128,12 +128,16 @@ void check_idle_start_findings(const Measurement& m, const HostBracket& host, Du
     const Duration interval = m.duration();  // resolves: the interval findings are attached now
     BOOST_TEST_MESSAGE("    host time between the records: at least " << host.at_least << ", at most " << host.at_most
                                                                         << ", of a " << interval << " interval");
-    // The first scope at a line that finds the stream idle at both ends reads as a cold launch (lazy loading).
+    // The first scope at a line (lazy loading) reads as a cold launch: in place of timed-stream-idle when the
+    // stream was idle at both ends, of the host-time finding when the work still ran at the stop.
+    const Finding* cold = find(m, gpuchrono::codes::cold_first_sample);
+    const bool cold_idle_at_stop = cold && cold->evidence_or("idle_at_stop", -1) == 1;
     const Finding* idle = find(m, gpuchrono::codes::timed_stream_idle);
-    if (!idle) idle = find(m, gpuchrono::codes::cold_first_sample);
+    if (!idle && cold_idle_at_stop) idle = cold;
     if (host.at_most < work) BOOST_TEST(!idle, "the kernel cannot have ended before the stop");
     if (idle) BOOST_TEST(idle->evidence_or("host_time_ns", 0) >= work.ns());
     const Finding* f = find(m, gpuchrono::codes::host_time_in_event_interval);
+    if (!f && cold && !cold_idle_at_stop) f = cold;
     if (!idle && host_time_rule_fires(host.at_least, interval))
         BOOST_TEST(f != nullptr, "the host took at least " << host.at_least << " of " << interval);
     if (!host_time_rule_fires(host.at_most, interval))

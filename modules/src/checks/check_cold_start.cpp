@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <gpuchrono/checks/check_cold_start.hpp>
+#include <gpuchrono/checks/check_event_interval.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
 
 #include "core/fixed_text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,24 @@ std::optional<Finding> check_cold_first_sample(std::span<const Duration> in_orde
                    : " (first use of the context, module loading, or clocks ramping up)";
     return make_finding(codes::cold_first_sample, std::move(message),
                         {{"first_ns", first.ns()}, {"median_of_rest_ns", median}});
+}
+
+std::optional<Finding> check_cold_first_synced_scope(const SyncedScopeObservation& o) {
+    if (!o.first_at_call_site || o.loading != ModuleLoading::lazy) return std::nullopt;
+    if (!(o.reading.ns() > 0) || !o.reading.is_finite()) return std::nullopt;
+    if (o.before_stop < host_time_floor || o.before_stop.ns() < host_share_threshold * o.reading.ns()) return std::nullopt;
+    const double share = std::fmin(o.before_stop / o.reading, 1.0);
+    return make_finding(codes::cold_first_sample,
+                        "the first scope timed at this line spent " + to_string(o.before_stop) +
+                            " on the host before its stop began to wait for the GPU, " +
+                            std::to_string(static_cast<int>(std::lround(share * 100))) + "% of its " +
+                            to_string(o.reading) +
+                            " reading: with lazy module loading on, the first launch of each kernel in a process "
+                            "loads its module on the host (171-430 us on an H100) before the work can start; the "
+                            "reading holds that load, and later scopes here do not pay it",
+                        {{"host_time_ns", o.before_stop.ns()}, {"reading_ns", o.reading.ns()}},
+                        "launch each kernel once before timing it, or set CUDA_MODULE_LOADING=EAGER so that modules "
+                        "load when the context is created");
 }
 
 }  // namespace gpuchrono

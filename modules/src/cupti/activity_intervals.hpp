@@ -85,9 +85,9 @@ struct WorkBeside {
     std::uint64_t busy_ns = 0;        // the scope's busy time
     bool fits = false;                // fits_beside(): every overlapping activity a kernel on SMs of its own
 
-    // Whether it may have stretched the reading (concurrent-work-overlapped, a warning): it shared the scope's
+    // Whether it may have stretched the reading (concurrent-work-overlapped): it shared the scope's
     // SMs or memory (not `fits`) for at least stretch_floor_ns and stretch_floor_share of the busy time.
-    // Otherwise work that ran beside it is concurrent-work-beside (info).
+    // Otherwise work that ran beside it is concurrent-work-beside; both are info.
     bool may_stretch() const noexcept;
 };
 

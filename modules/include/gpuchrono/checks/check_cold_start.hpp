@@ -24,4 +24,19 @@ inline constexpr double cold_sample_ratio = 1.5;
 std::optional<Finding> check_cold_first_sample(std::span<const Duration> in_order,
                                                ModuleLoading loading = ModuleLoading::unknown);
 
+// What a HostSyncPolicy scope saw: its stream is drained at the start, so any host time before the stop's wait is
+// in the reading.
+struct SyncedScopeObservation {
+    Duration before_stop{};   // host steady_clock from the start to just before the stop's synchronisation
+    Duration reading{};       // the scope's reading, start to the stop's return from synchronising
+    bool first_at_call_site = false;  // no scope at this timer's call site was stopped before
+    ModuleLoading loading = ModuleLoading::unknown;
+};
+
+// The first HostSyncPolicy scope at a call site, under lazy module loading, that spent at least host_time_floor
+// and host_share_threshold of its reading on the host before its stop began to wait (check_event_interval.hpp
+// gives both): its launch most likely loaded the kernel's module first, and the reading holds that load.
+// cold-first-sample with the fix, as EventPolicy's first scope. A later scope at the line says nothing here.
+std::optional<Finding> check_cold_first_synced_scope(const SyncedScopeObservation& o);
+
 }  // namespace gpuchrono

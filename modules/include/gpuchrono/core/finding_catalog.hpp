@@ -177,12 +177,16 @@ inline constexpr FindingKind finding_kinds[] = {
     {codes::gpu_clock_low, Severity::warning, 6,
      "the SM clock was under 75% of its maximum (nvbench's throttle threshold) without an idle or capping reason",
      "report the SM clock beside the time; check application clocks and what else runs on the GPU"},
-    {codes::gpu_shared, Severity::warning, 27,
-     "other processes had a compute context on the GPU while timing: they share its SMs or time-slice with it",
+    {codes::gpu_shared, Severity::info, 27,
+     "other processes had a compute context on the GPU while timing: they share its SMs or time-slice with it when "
+     "they run work, which a context alone does not say (info: on an H100 beside a spinning process, 0 of 3 readings "
+     "carrying it were stretched)",
      "time on a GPU no other process uses, or record what else ran beside the results"},
-    {codes::other_processes_on_device, Severity::warning, 27,
+    {codes::other_processes_on_device, Severity::info, 27,
      "another process (PIDs in the message) had a compute context on the device around the reading, as NVML listed it "
-     "at its latest read: its work time-slices with the timed work or shares its SMs, and may have stretched the reading",
+     "at its latest read: its work time-slices with the timed work or shares its SMs, and may have stretched the reading "
+     "(info: NVML lists contexts, not whether their work ran during this reading; on an H100 beside a spinning "
+     "process 19% of EventPolicy and 0% of KernelPolicy readings carrying it were stretched)",
      "time on a GPU no other process uses, or discard or report apart the readings that carry this finding"},
     {codes::nvml_unavailable, Severity::info, 0,
      "NVML (libnvidia-ml.so.1) could not be used, so the GPU clock, throttling and other-process checks "
@@ -193,9 +197,10 @@ inline constexpr FindingKind finding_kinds[] = {
      "one, was launched by another thread, or there was none (the duration is 0)",
      "pass the stream the work is launched on, launch from the scope's thread, or count every launch of the thread "
      "(KernelPolicy::Options{.count = KernelPolicy::Count::thread})"},
-    {codes::kernel_activity_elsewhere, Severity::warning, 8,
+    {codes::kernel_activity_elsewhere, Severity::info, 8,
      "the scope's thread launched work on another stream or device than the timed stream's: stream mode did not "
-     "count it; thread mode counted work of another device (docs/pitfalls-catalog.md #8 and #10)",
+     "count it; thread mode counted work of another device (docs/pitfalls-catalog.md #8 and #10). Info: stream mode "
+     "cannot tell the scope's own launches from another thread's, whose work the reading rightly leaves out",
      "pass the stream the work runs on, or count every launch of the thread (Count::thread) on purpose"},
     {codes::kernel_records_dropped, Severity::warning, 0,
      "CUPTI dropped activity records while the scope ran (it had no buffer space: the library's buffers could not "
@@ -208,11 +213,13 @@ inline constexpr FindingKind finding_kinds[] = {
      "finished (flushes included): the activity list and busy time miss that work",
      "time the work again (the records normally arrive within one flush); if it recurs, report the CUDA driver "
      "and CUPTI versions"},
-    {codes::concurrent_work_overlapped, Severity::warning, 9,
+    {codes::concurrent_work_overlapped, Severity::info, 9,
      "kernels or copies of other streams shared the scope's SMs or memory (their blocks and the scope's more than the "
      "SMs, kernels on more than an eighth of the SMs, or a copy) while its work ran, for at least 500 ns and 1% of "
      "its busy time: the reading can be longer "
-     "than the work alone by up to that time (110 us alone vs 1113 us beside another stream on an H100)",
+     "than the work alone by up to that time (110 us alone vs 1113 us beside another stream on an H100). Info: the "
+     "records do not say what a kernel does on the SM it shares (a spin beside a full device is not lengthened, a "
+     "computing kernel is), so whether this reading was stretched is not known",
      "time on an otherwise idle GPU, or synchronize the other streams before the timed scope"},
     {codes::concurrent_work_beside, Severity::info, 9,
      "kernels or copies of other streams ran on the device while the scope's work ran, but every block of the kernels "

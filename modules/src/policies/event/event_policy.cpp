@@ -11,13 +11,13 @@
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/gpu/stream.hpp>
 
+#include "core/first_scope_at.hpp"
 #include "gpu/launch_warmup.hpp"
 
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -45,32 +45,16 @@ Findings interval_findings(EventIntervalObservation o, std::optional<Duration> f
         if (auto f = check_event_floor(*o.interval, *floor)) found.push_back(std::move(*f));
     if (o.idle_at_start && !o.idle_at_stop && o.host_time >= host_time_floor) {
         o.loading = module_loading_mode();
+        // A busy stop's cold start needs the interval, so it is decided here (an idle stop's, at the stop).
+        if (auto f = check_cold_first_scope(o)) found.push_back(std::move(*f));
         if (auto f = check_host_time_in_interval(o)) found.push_back(std::move(*f));
     }
     return found;
 }
 
 // Whether no scope at this call site started on an idle stream before (EventIntervalObservation::first_at_call_site).
-// Asked after every idle start, the common case of a loop of eager scopes, after the stop record: the thread's
-// latest site answers a loop without a lock or an allocation. A site is its source location (the file name's
-// pointer, which one translation unit's literal keeps) or, without one, the caller's return address.
-bool first_idle_scope_at(const CallSite& site) {
-    using Key = std::tuple<const void*, std::uint_least32_t, std::uint_least32_t>;
-    Key key;
-    if (site.location)
-        key = {site.location->file_name(), site.location->line(), site.location->column()};
-    else if (site.return_address)
-        key = {site.return_address, 0, 0};
-    else
-        return false;
-    thread_local std::optional<Key> latest;
-    if (latest == key) return false;
-    latest = key;
-    static std::mutex mutex;
-    static std::set<Key> seen;
-    const std::lock_guard lock(mutex);
-    return seen.insert(key).second;
-}
+// Asked after every idle start, after the stop record.
+bool first_idle_scope_at(const CallSite& site) { return detail::first_scope_at(site); }
 
 // Keeps the two events out of the pool until the interval has been read; caches the value so that copies of
 // one pending Measurement read the events once. The checks that need the interval run on that first read; the
@@ -331,8 +315,7 @@ Measurement EventPolicy::stop_at(const CallSite& site) {
     // the host time is large enough to be a module load.
     if (idle_at_start_ && !capturing) {
         observed.first_at_call_site = first_idle_scope_at(site);
-        if (observed.first_at_call_site && observed.idle_at_stop && observed.host_time >= host_time_floor)
-            observed.loading = module_loading_mode();
+        if (observed.first_at_call_site && observed.host_time >= host_time_floor) observed.loading = module_loading_mode();
     }
     // The device's first-use work comes now (see
     // start()): the GPU-state read, the floor (eager mode only: after the wait, on an idle stream, as at a start),
@@ -371,7 +354,8 @@ Measurement EventPolicy::stop_at(const CallSite& site) {
     if (auto f = check_device_changed(device_at_start_, device_at_stop, device_, name)) found.push_back(std::move(*f));
     const std::optional<Duration> floor = known_event_pair_floor(device_);
     if (!options_.wait_at_stop) {
-        if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
+        if (observed.idle_at_stop)
+            if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
         if (auto f = check_timed_stream_idle(observed)) found.push_back(std::move(*f));
         Measurement m = Measurement::pending(
             name, std::make_shared<PendingEventInterval>(std::move(start_), std::move(stop_), observed, floor, site),
@@ -380,7 +364,8 @@ Measurement EventPolicy::stop_at(const CallSite& site) {
         return m;
     }
     if (!observed.interval) observed.interval = elapsed(start_, stop_);
-    if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
+    if (observed.idle_at_stop)
+        if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
     if (auto f = check_timed_stream_idle(observed)) found.push_back(std::move(*f));
     Findings with_interval = interval_findings(observed, floor);
     found.insert(found.end(), with_interval.begin(), with_interval.end());

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <gpuchrono/checks/check_cold_start.hpp>
+#include <gpuchrono/checks/check_event_interval.hpp>
 #include <gpuchrono/checks/check_gpu_state.hpp>
 #include <gpuchrono/checks/check_stream_state.hpp>
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/device.hpp>
 #include <gpuchrono/core/finding_reaction.hpp>
 #include <gpuchrono/policies/host_sync/host_sync_policy.hpp>
+#include <gpuchrono/gpu/driver_probe.hpp>
 #include <gpuchrono/gpu/stream.hpp>
 
+#include "core/first_scope_at.hpp"
 #include "gpu/launch_warmup.hpp"
 
 #include <optional>
@@ -64,9 +68,17 @@ Measurement HostSyncPolicy::stop(std::source_location where) { return stop_at(Ca
 
 Measurement HostSyncPolicy::stop_at(const CallSite& site) {
     refuse_capture("at its stop");
+    // One clock read inside the interval: host time before the wait is what a lazy module load shows as.
+    const auto waiting = std::chrono::steady_clock::now();
     synchronize("at the HostSyncPolicy stop");
     const auto stopped = std::chrono::steady_clock::now();
     Measurement m = Measurement::completed(name, Duration(stopped - started_), device_);
+    SyncedScopeObservation observed;
+    observed.before_stop = Duration(waiting - started_);
+    observed.reading = Duration(stopped - started_);
+    observed.first_at_call_site = detail::first_scope_at(site);
+    // The driver is asked only where the answer could matter.
+    if (observed.first_at_call_site && observed.before_stop >= host_time_floor) observed.loading = module_loading_mode();
 
     int device_at_stop = -1;
     std::optional<unsigned> flags;
@@ -82,6 +94,7 @@ Measurement HostSyncPolicy::stop_at(const CallSite& site) {
         }
     }
     Findings found;
+    if (auto f = check_cold_first_synced_scope(observed)) found.push_back(std::move(*f));
     if (auto f = check_device_changed(device_at_start_, device_at_stop, device_, name)) found.push_back(std::move(*f));
     if (scope_ == SyncScope::stream)
         if (auto f = check_legacy_stream(is_legacy_default_stream(stream_), name)) found.push_back(std::move(*f));

@@ -11,14 +11,16 @@
 // the timed stream (launch_warmup.hpp: the launch after the NVML reads is slow, and this one takes that cost
 // before the clock starts), and the current device; at stop, after the clock is read, whether the current
 // device changed, whether the timed stream is the legacy default stream (stream scope), and whether the device
-// schedules with cudaDeviceScheduleBlockingSync (the host then wakes late from both synchronisations).
+// schedules with cudaDeviceScheduleBlockingSync (the host then wakes late from both synchronisations), and, for
+// the first scope at its call site, whether host time before the stop's synchronisation looks like a lazy module
+// load (cold-first-sample: check_cold_first_synced_scope).
 // Synchronising inside a stream capture would invalidate the capture, so a timer whose stream is being captured
 // is refused with TimerError, at start or at stop: time the graph launch instead, or use EventPolicy, which
 // records into the capture. Another stream of the thread being captured is no obstacle: the library's own
 // calls run in relaxed capture mode (stream_state.hpp).
 // Host time the timer adds to the interval: none after the clock starts (start() returns); at stop, before its
-// synchronisation, cudaStreamIsCapturing (0.08 us on an H100) and two swaps of the thread's capture mode. The
-// findings are built after the clock stops.
+// synchronisation, cudaStreamIsCapturing (0.08 us on an H100), one steady_clock read and two swaps of the
+// thread's capture mode. The findings are built after the clock stops.
 #pragma once
 
 #include <gpuchrono/gpu/gpu_state.hpp>
