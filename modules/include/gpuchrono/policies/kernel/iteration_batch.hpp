@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gpuchrono {
@@ -31,7 +32,10 @@ class IterationBatch {
 public:
     // Holds CUPTI and turns its launch callbacks on (both modes need them). Throws TimerError when CUPTI is
     // unavailable (the reason as KernelPolicy::unavailable_reason() gives it) or the stream is being captured.
-    IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity);
+    // `caller` is who the messages say failed: "the Google Benchmark bridge" ("gpuchrono: the Google Benchmark bridge
+    // needs CUPTI: ..."), or a name that begins with gpuchrono and so begins them itself ("gpuchrono::measure(\"x\")").
+    IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity,
+                   std::string caller = "the Google Benchmark bridge");
     ~IterationBatch();
     IterationBatch(const IterationBatch&) = delete;
     IterationBatch& operator=(const IterationBatch&) = delete;
@@ -39,10 +43,17 @@ public:
     // Opens a batch; the iterations follow, each closed by end_iteration(), then read().
     void begin();
     void end_iteration() noexcept;
+    // Closes an iteration whose work must run but not be timed (measure()'s L2 flush before a cold-cache call): its
+    // records stay out of the next iteration, and read() leaves it out of the times and the findings.
+    void end_untimed() noexcept;
 
     struct Times {
         std::vector<double> ns;           // per iteration: the busy time of its records
         std::vector<bool> warned;         // per iteration: whether a warning-level finding concerns it
+        std::vector<std::size_t> counted;  // per iteration: how many records it counted (0: no work was counted)
+        // per iteration: its launch calls whose record never came (CUPTI dropped it, or it was late): its time may
+        // miss that work
+        std::vector<std::size_t> unrecorded;
         // What was found, once per code: kernel-no-activity (an iteration counted no work; the message says how many
         // and where the work went), kernel-activity-elsewhere, kernel-records-dropped, kernel-records-late,
         // other-processes-on-device.
