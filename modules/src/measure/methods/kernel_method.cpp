@@ -77,7 +77,8 @@ private:
         // A cold-cache call is two iterations: the flush's (untimed) and its own.
         const std::size_t iterations = setup_.flush ? 2 * calls : calls;
         batch_.reset();  // one batch's launch log open at a time
-        batch_.emplace(setup_.stream, KernelPolicy::Count::stream, iterations, caller_);
+        // measure() reads the GPU's state itself (other processes included) after its batches.
+        batch_.emplace(setup_.stream, KernelPolicy::Count::stream, iterations, caller_, false);
         capacity_ = calls;
     }
 
@@ -107,7 +108,10 @@ private:
         for (std::size_t i = 0; i < count; ++i) launched_nothing += t.counted[i] == 0 && t.unrecorded[i] == 0 ? 1 : 0;
         if (launched_nothing > 0)
             for (const Finding& f : t.findings)
-                if (f.code == codes::kernel_no_activity) throw no_work(f);
+                if (f.code == codes::kernel_no_activity)
+                    throw no_work("it counted no GPU work enqueued on the timed stream in " + std::to_string(launched_nothing) +
+                                      " of the batch's " + std::to_string(count) + " calls (" + f.message + ")",
+                                  f);
         // Records dropped or late: a call whose own launch calls all have their records reads its full time and is
         // kept (as a scope with late records still yielded its duration, and drops the store counts may be others'
         // records); a call missing one of its records would read short, so its sample is left out and the next
@@ -146,21 +150,15 @@ private:
             if (m.resolve() == Measurement::State::failed)
                 throw TimerError(caller_ + ": a kernel-method sample failed: " + m.error());
             for (const Finding& f : m.findings())
-                if (f.code == codes::kernel_no_activity) throw no_work(f);
+                if (f.code == codes::kernel_no_activity) throw no_work(f.message, f);
             out.push_back(m.duration());
         }
     }
 
-    TimerError no_work(const Finding& f) const {
-        return TimerError(caller_ + ": the kernel method timed no GPU work of the callable: " + no_work_lead(f.message) +
-                          f.message + "; fix: " + f.fix);
-    }
-
-    // The scope's sentence begins "KernelPolicy counted no GPU work enqueued on the timed stream"; the batch's
-    // counts the calls ("no GPU work enqueued on the timed stream ... was counted in 3 of the batch's 17
-    // iterations"), so measure() says the scope's words first, which callers and the pytest fixture's users match.
-    static std::string no_work_lead(const std::string& message) {
-        return message.starts_with("KernelPolicy") ? "" : "KernelPolicy counted no GPU work enqueued on the timed stream in some calls: ";
+    // Both ways say "counted no GPU work enqueued on the timed stream", as a scope's kernel-no-activity message
+    // does: callers and the pytest fixture's users match on it.
+    TimerError no_work(const std::string& what, const Finding& f) const {
+        return TimerError(caller_ + ": the kernel method timed no GPU work of the callable: " + what + "; fix: " + f.fix);
     }
 
     CuptiHold hold_;  // first: it outlives the pending scopes and the batch, whose records the last hold's end delivers

@@ -36,6 +36,7 @@ struct IterationBatch::State {
     std::vector<std::uint8_t> untimed;  // per iteration: 1 if closed by end_untimed()
     std::string caller;             // as the messages name it
     std::string says;               // what begins a refusal
+    bool reads_gpu_state = true;
     std::optional<cupti::ActivityStore::Window> window;
     std::uint64_t start_ns = 0;
     std::uint64_t dropped_at_start = 0;
@@ -57,9 +58,11 @@ constexpr std::chrono::milliseconds record_wait{200};
 
 }  // namespace
 
-IterationBatch::IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity, std::string caller)
+IterationBatch::IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity, std::string caller,
+                               bool reads_gpu_state)
     : state_(std::make_unique<State>()) {
     State& s = *state_;
+    s.reads_gpu_state = reads_gpu_state;
     s.says = caller.starts_with("gpuchrono") ? caller : "gpuchrono: " + caller;
     s.caller = std::move(caller);
     if (const char* silenced = cupti::release_activity_silence())
@@ -218,12 +221,14 @@ const IterationBatch::Times& IterationBatch::read() {
     t.findings = check_iteration_records(seen);
     // Other processes on the device, as a KernelPolicy scope reports them (NVML, read at most every 250 ms): they
     // may have shared the GPU with any iteration of the batch.
-    (void)sample_gpu_state(s.device);
-    if (const std::optional<OtherProcesses> others = recent_other_processes(s.device))
-        if (std::optional<Finding> f = other_processes_finding(*others)) {
-            if (f->severity != Severity::info) t.warned.assign(t.warned.size(), true);
-            t.findings.push_back(std::move(*f));
-        }
+    if (s.reads_gpu_state) {
+        (void)sample_gpu_state(s.device);
+        if (const std::optional<OtherProcesses> others = recent_other_processes(s.device))
+            if (std::optional<Finding> f = other_processes_finding(*others)) {
+                if (f->severity != Severity::info) t.warned.assign(t.warned.size(), true);
+                t.findings.push_back(std::move(*f));
+            }
+    }
     s.times = std::move(t);
     return *s.times;
 }

@@ -34,8 +34,10 @@ public:
     // unavailable (the reason as KernelPolicy::unavailable_reason() gives it) or the stream is being captured.
     // `caller` is who the messages say failed: "the Google Benchmark bridge" ("gpuchrono: the Google Benchmark bridge
     // needs CUPTI: ..."), or a name that begins with gpuchrono and so begins them itself ("gpuchrono::measure(\"x\")").
+    // `reads_gpu_state`: whether read() asks NVML for other processes on the device (other-processes-on-device, at
+    // most every 250 ms); false for a caller that reads the GPU's state itself, as measure() does.
     IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity,
-                   std::string caller = "the Google Benchmark bridge");
+                   std::string caller = "the Google Benchmark bridge", bool reads_gpu_state = true);
     ~IterationBatch();
     IterationBatch(const IterationBatch&) = delete;
     IterationBatch& operator=(const IterationBatch&) = delete;
