@@ -324,6 +324,34 @@ BOOST_AUTO_TEST_CASE(a_callable_launching_on_another_stream_is_refused_with_meas
     }
 }
 
+BOOST_AUTO_TEST_CASE(kernel_method_on_the_legacy_default_stream_reads_in_batches_and_refuses_work_elsewhere) {
+    // CUPTI names the legacy default stream only from a record on it: each batch learns it from a mark of its own.
+    if (!gpuchrono::kernel_method_available()) {
+        BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
+        return;
+    }
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    gpuchrono::MeasureOptions o;
+    o.method = gpuchrono::Method::kernel;
+    o.min_samples = 32;
+    o.max_time = Duration::from_ms(500);
+    const gpuchrono::Series s =
+        gpuchrono::measure("spin on stream 0", nullptr, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST_MESSAGE("legacy default stream: median " << median_of(s) << "; " << r.method_note);
+    BOOST_TEST(r.method_note.find("read in batches") != std::string::npos, r.method_note);
+    BOOST_TEST(s.size() >= 32u);
+    BOOST_TEST(fastest_of(s).ns() >= spin_length.ns() - 32.0);
+    BOOST_TEST(median_of(s).ns() < 1.5 * spin_length.ns());  // one spin per sample, never the next one's too
+    GpuStream other;
+    BOOST_CHECK_EXCEPTION(
+        gpuchrono::measure("elsewhere", nullptr,
+                           [&](cudaStream_t) { kernels::launch_spin(Duration::from_us(2), other.stream); }, o),
+        gpuchrono::TimerError, [](const gpuchrono::TimerError& e) {
+            return std::string(e.what()).find("counted no GPU work enqueued on the timed stream") != std::string::npos;
+        });
+}
+
 BOOST_AUTO_TEST_CASE(an_unreachable_target_stops_at_the_budget_and_says_so) {
     gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
     gpuchrono::MeasureOptions o;

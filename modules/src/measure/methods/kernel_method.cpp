@@ -10,9 +10,8 @@
 // short kernel that ends as the next call is launched is still its own call's (iteration_split.hpp). Queued behind
 // untimed work (lead_spin.hpp), launched before the batch begins and so in no call's range. The L2 flush of a
 // cold-cache sample is launched before each call and closed as an untimed iteration of its own: its records stay out
-// of the call's range. On the legacy default stream, which CUPTI names only once it has run something, each call
-// keeps a KernelPolicy scope of its own (the scope learns the stream from its start mark), as do the calls where
-// CUPTI's launch callbacks cannot be turned on.
+// of the call's range. Where CUPTI's launch callbacks cannot be turned on (which a batch needs and a stream-mode
+// scope does not), each call keeps a lazy KernelPolicy scope of its own.
 //
 // The method holds CUPTI for its lifetime (a CuptiHold): every batch shares one set-up, and CUPTI is given back
 // when measure() returns.
@@ -22,7 +21,6 @@
 
 #include <gpuchrono/core/cuda_error.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
-#include <gpuchrono/gpu/stream.hpp>
 #include <gpuchrono/policies/kernel/iteration_batch.hpp>
 #include <gpuchrono/policies/kernel/kernel_policy.hpp>
 
@@ -44,16 +42,12 @@ public:
             throw std::invalid_argument(caller_ + ": Method::kernel cannot be used: " +
                                         (hold_ ? KernelPolicy::unavailable_reason() : hold_.why_not()) +
                                         "; choose Method::graph or Method::event");
-        if (is_legacy_default_stream(setup_.stream)) {
-            no_batch_ = "the legacy default stream";
-        } else {
-            // A batch needs CUPTI's launch callbacks, which a stream-mode scope does not: where they cannot be
-            // turned on, the scopes still time the calls.
-            try {
-                make_batch(first_capacity);
-            } catch (const TimerError& e) {
-                no_batch_ = e.what();
-            }
+        // A batch needs CUPTI's launch callbacks, which a stream-mode scope does not: where they cannot be turned
+        // on, the scopes still time the calls.
+        try {
+            make_batch(first_capacity);
+        } catch (const TimerError& e) {
+            no_batch_ = e.what();
         }
     }
 

@@ -13,6 +13,8 @@
 #include "cupti/cupti_session.hpp"
 #include "cupti/launch_subscriber.hpp"
 #include "policies/kernel/iteration_split.hpp"
+#include "policies/kernel/stream_bounds.hpp"
+#include "policies/kernel/stream_marker.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -37,6 +39,11 @@ struct IterationBatch::State {
     std::string caller;             // as the messages name it
     std::string says;               // what begins a refusal
     bool reads_gpu_state = true;
+    // The legacy default stream, whose CUPTI id is known only from a record on it: each batch learns it from a
+    // mark of its own launched on it at begin(), found by the mark's launch calls and token.
+    bool learns_stream = false;
+    std::uint32_t mark_token = 0;
+    std::vector<std::uint32_t> mark_calls;
     std::optional<cupti::ActivityStore::Window> window;
     std::uint64_t start_ns = 0;
     std::uint64_t dropped_at_start = 0;
@@ -82,9 +89,10 @@ IterationBatch::IterationBatch(cudaStream_t stream, KernelPolicy::Count count, s
     s.device = stream_device(stream);
     s.count = count;
     if (count == KernelPolicy::Count::stream) {
-        if (stream == nullptr || stream == cudaStreamLegacy)
-            throw TimerError(s.says + "'s stream mode needs a stream of its own, not the legacy default stream");
-        s.timed = iteration_split::TimedStream{s.device, s.session->stream_id(stream)};
+        // CUPTI cannot name the legacy default stream before it has run something (stream_bounds.hpp).
+        s.learns_stream = is_legacy_default_stream(stream);
+        s.timed = iteration_split::TimedStream{s.device, s.learns_stream ? stream_mode::stream_from_mark
+                                                                         : s.session->stream_id(stream)};
     }
     // Reserved once: an iteration's end_iteration() and its launch callbacks then never allocate.
     s.ends.reserve(capacity);
@@ -109,6 +117,14 @@ void IterationBatch::begin() {
     s.window = s.session->store().open_window(s.start_ns);
     cupti::open_launch_log(&s.log);
     s.logging = true;
+    if (s.learns_stream) {
+        // Inside the log: the mark's own launch calls are known, and it is never counted (is_stream_mark).
+        s.mark_token = detail::next_stream_marker_token();
+        const std::size_t before = s.log.correlations.size();
+        GPUCHRONO_CUDA_CHECK(detail::launch_stream_marker(s.stream, s.mark_token, false),
+                             "launching the mark that names the legacy default stream for " + s.caller);
+        s.mark_calls.assign(s.log.correlations.begin() + static_cast<std::ptrdiff_t>(before), s.log.correlations.end());
+    }
 }
 
 namespace {
@@ -186,6 +202,19 @@ const IterationBatch::Times& IterationBatch::read() {
     }
     const std::uint64_t dropped = dropped_so_far();
     std::vector<KernelActivity> records = std::move(got.launched);
+    if (s.learns_stream) {
+        const auto mark = std::find_if(records.begin(), records.end(), [&](const KernelActivity& r) {
+            return stream_mode::is_stream_mark(r) && r.block[0] == s.mark_token &&
+                   std::find(s.mark_calls.begin(), s.mark_calls.end(), r.correlation_id) != s.mark_calls.end();
+        });
+        if (mark == records.end()) {
+            s.close();
+            throw TimerError(s.says + ": the mark placed on the legacy default stream to tell its work apart left no "
+                                      "activity record (" + std::to_string(dropped) + " records dropped), so the "
+                                      "batch's work cannot be attributed; time a stream of your own");
+        }
+        s.timed->stream = mark->stream;
+    }
     if (s.timed) records.insert(records.end(), got.others.begin(), got.others.end());  // other threads' work on the stream
     s.close();  // the records are copied out: the store may drop them
 

@@ -12,7 +12,9 @@
 // call of the thread), one wait and one flush at the end. Per iteration: end_iteration(), which notes how many
 // launch calls the thread has made so far; no mark, no event, no allocation. The records are told apart by
 // correlation ids (iteration_split.hpp): stream mode counts the work enqueued on the timed stream within the
-// iteration's range of calls, thread mode the work of the iteration's own launch calls on any stream.
+// iteration's range of calls, thread mode the work of the iteration's own launch calls on any stream. On the legacy
+// default stream, which CUPTI names only once it has run something, stream mode places one mark kernel per batch
+// (never counted) and learns the stream's id from its record.
 #pragma once
 
 #include <gpuchrono/core/finding.hpp>
