@@ -315,6 +315,7 @@ double bare_launch_ns(cudaStream_t stream, int calls) {
 
 void part_f(cudaStream_t stream, int runs) {
     std::vector<double> bare, bare_cupti;
+    std::string note;  // how the samples were taken (a batch per round, or a scope per call), as the record says
     for (int i = 0; i < runs; ++i) {
         bare.push_back(bare_launch_ns(stream, 2000));
         gpuchrono::CuptiHold hold;  // CUPTI's kernel records on for these launches alone
@@ -336,6 +337,7 @@ void part_f(cudaStream_t stream, int runs) {
             wall.push_back(seconds_since(t0));
             const gpuchrono::MeasureRecord& r = *s.measure_record();
             method = gpuchrono::to_string(r.method);
+            note = r.method_note;
             warm.push_back(r.warmup.time.s());
             calls.push_back(static_cast<double>(r.warmup.calls));
             sampling.push_back(r.sampling_time.s());
@@ -352,6 +354,7 @@ void part_f(cudaStream_t stream, int runs) {
                     median_ns(samples), host_ns / 1e3, (host_ns - (std::isnan(cupti_ns) ? bare_ns : cupti_ns)) / 1e3);
     }
     std::printf("  target: host cost per sample within 20 us of a bare launch with CUPTI's records (beyond launch <= 20 us)\n");
+    std::printf("  samples taken as: %s\n", note.empty() ? "(no method note)" : note.c_str());
 }
 
 }  // namespace

@@ -205,10 +205,10 @@ BOOST_AUTO_TEST_CASE(cold_cache_is_recorded_and_flushes_outside_the_interval) {
 }
 
 BOOST_AUTO_TEST_CASE(kernel_method_samples_read_as_a_kernel_policy_scope_around_the_call) {
-    // Each kernel-method sample (the first a lazy scope, the rest a batch split at one mark per call) must read what
-    // an eager KernelPolicy scope around the same call reads (the CUPTI record), warm or with the L2 flush before each
-    // sample (outside it: the spin touches no memory, so a flush inside would add its whole time), and a call of two
-    // kernels the union of their records.
+    // Each kernel-method sample (a call of a batch, told apart from the others by its launch calls' correlation ids)
+    // must read what an eager KernelPolicy scope around the same call reads (the CUPTI record), warm or with the L2
+    // flush before each sample (outside it: the spin touches no memory, so a flush inside would add its whole time),
+    // and a call of two kernels the union of their records.
     if (!gpuchrono::kernel_method_available()) {
         BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
         return;
@@ -251,6 +251,105 @@ BOOST_AUTO_TEST_CASE(kernel_method_samples_read_as_a_kernel_policy_scope_around_
                        "the kernel method's median differs from a scope's by " << diff << " ns");
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(kernel_method_reads_a_globaltimer_spin_as_back_to_back_scopes_do) {
+    // The same spins, back to back behind a lead spin, once under a lazy KernelPolicy scope each (two marks per call)
+    // and once through measure() (a batch, no mark): both are the busy time of the spin's CUPTI record, so the medians
+    // meet within a few ticks of the globaltimer (32 ns on the H100), and every sample is at least the spin.
+    if (!gpuchrono::kernel_method_available()) {
+        BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
+        return;
+    }
+    constexpr double globaltimer_tick_ns = 32.0;
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    for (const Duration length : {Duration::from_us(2), Duration::from_us(20)}) {
+        const auto spin = [length](cudaStream_t st) { kernels::launch_spin(length, st); };
+        std::vector<double> scoped;
+        {
+            gpuchrono::CuptiHold hold;
+            std::vector<gpuchrono::Measurement> pending;
+            kernels::launch_spin(Duration::from_us(500), stream);  // the scoped spins queue behind it
+            for (int i = 0; i < 64; ++i) {
+                gpuchrono::KernelPolicy::Options lazy;
+                lazy.wait_at_stop = false;
+                gpuchrono::KernelPolicy scope(stream, lazy);
+                scope.start();
+                spin(stream);
+                pending.push_back(scope.stop());
+            }
+            for (const gpuchrono::Measurement& m : pending) {
+                BOOST_REQUIRE(m.resolve() == gpuchrono::Measurement::State::ok);
+                scoped.push_back(m.duration().ns());
+            }
+        }
+        std::sort(scoped.begin(), scoped.end());
+        const double scope_median = scoped[scoped.size() / 2];
+        gpuchrono::MeasureOptions o;
+        o.method = gpuchrono::Method::kernel;
+        o.min_samples = 64;
+        o.max_time = Duration::from_ms(500);
+        const gpuchrono::Series s = gpuchrono::measure("spin", stream, spin, o);
+        const double diff = median_of(s).ns() - scope_median;
+        BOOST_TEST_MESSAGE("spin " << length << ": kernel method median " << median_of(s) << ", back-to-back scopes' "
+                                   << Duration::from_ns(scope_median) << " (" << diff << " ns)");
+        BOOST_TEST(s.size() >= 64u);
+        BOOST_TEST(fastest_of(s).ns() >= length.ns() - globaltimer_tick_ns);
+        BOOST_TEST(std::abs(diff) <= 4 * globaltimer_tick_ns,
+                   "the kernel method's median differs from the scopes' by " << diff << " ns");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_callable_launching_on_another_stream_is_refused_with_measures_sentence) {
+    if (!gpuchrono::kernel_method_available()) {
+        BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
+        return;
+    }
+    GpuStream other;
+    gpuchrono::MeasureOptions kernel;
+    kernel.method = gpuchrono::Method::kernel;
+    try {
+        (void)gpuchrono::measure("elsewhere", stream,
+                                 [&](cudaStream_t) { kernels::launch_spin(Duration::from_us(2), other.stream); }, kernel);
+        BOOST_ERROR("measure() timed a callable that launched only on another stream");
+    } catch (const gpuchrono::TimerError& e) {
+        const std::string what = e.what();
+        BOOST_TEST_MESSAGE(what);
+        // The sentence users and the pytest fixture match on, what went wrong, and how to fix it.
+        BOOST_TEST(what.starts_with("gpuchrono::measure(\"elsewhere\"): the kernel method timed no GPU work of the callable"),
+                   what);
+        BOOST_TEST(what.find("counted no GPU work enqueued on the timed stream") != std::string::npos, what);
+        BOOST_TEST(what.find("other streams") != std::string::npos, what);
+        BOOST_TEST(what.find("; fix: ") != std::string::npos, what);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(kernel_method_on_the_legacy_default_stream_reads_in_batches_and_refuses_work_elsewhere) {
+    // CUPTI names the legacy default stream only from a record on it: each batch learns it from a mark of its own.
+    if (!gpuchrono::kernel_method_available()) {
+        BOOST_TEST_MESSAGE("kernel method not tested: CUPTI unavailable");
+        return;
+    }
+    gpuchrono::ScopedFindingReaction quiet(gpuchrono::Reaction::collect);
+    gpuchrono::MeasureOptions o;
+    o.method = gpuchrono::Method::kernel;
+    o.min_samples = 32;
+    o.max_time = Duration::from_ms(500);
+    const gpuchrono::Series s =
+        gpuchrono::measure("spin on stream 0", nullptr, [](cudaStream_t st) { kernels::launch_spin(spin_length, st); }, o);
+    const gpuchrono::MeasureRecord& r = *s.measure_record();
+    BOOST_TEST_MESSAGE("legacy default stream: median " << median_of(s) << "; " << r.method_note);
+    BOOST_TEST(r.method_note.find("read in batches") != std::string::npos, r.method_note);
+    BOOST_TEST(s.size() >= 32u);
+    BOOST_TEST(fastest_of(s).ns() >= spin_length.ns() - 32.0);
+    BOOST_TEST(median_of(s).ns() < 1.5 * spin_length.ns());  // one spin per sample, never the next one's too
+    GpuStream other;
+    BOOST_CHECK_EXCEPTION(
+        gpuchrono::measure("elsewhere", nullptr,
+                           [&](cudaStream_t) { kernels::launch_spin(Duration::from_us(2), other.stream); }, o),
+        gpuchrono::TimerError, [](const gpuchrono::TimerError& e) {
+            return std::string(e.what()).find("counted no GPU work enqueued on the timed stream") != std::string::npos;
+        });
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_target_stops_at_the_budget_and_says_so) {

@@ -171,6 +171,9 @@ def main():
           f"(sampling time beyond the sampled calls' GPU time, per sample); a bare launch of the 1 us spin costs the host "
           f"{bare_ns / 1e3:.2f} us, {bare_cupti_ns / 1e3:.2f} us with CUPTI's kernel records (host cost per sample "
           f"target: within 20 us of that)")
+    # How the samples were taken (a batch per round, or a scope per call where a batch cannot be used).
+    notes = sorted({v[3].get("method_note", "") for v in verdicts} - {""})
+    print("measure()'s samples: " + ("; ".join(notes) if notes else "(no method note)"))
     failed = 0
     header = ("kernel", "warm-up", "warm-up calls", "sampling", "samples", "host cost per sample", "beyond a launch",
               "target", "met")

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "made_up_records.hpp"
@@ -102,10 +103,66 @@ BOOST_AUTO_TEST_CASE(thread_mode_counts_the_iterations_own_calls_on_any_stream_a
     BOOST_TEST(s.busy_ns == (std::vector<std::uint64_t>{150, 100}), boost::test_tools::per_element());
 }
 
+// measure()'s cold-cache calls: before each call the L2 flush (a memset, 30, and a kernel, 31, each logged as the
+// runtime call and the driver call inside it) closed as an untimed iteration, then the call (a 2 us spin, 34). The
+// flush's records keep to its own iteration; the timed iterations are the calls alone, their busy time the spin's.
+BOOST_AUTO_TEST_CASE(flush_iterations_closed_untimed_keep_their_records_out_of_the_calls) {
+    std::vector<std::uint32_t> calls;
+    std::vector<std::size_t> ends;
+    std::vector<std::uint8_t> untimed;
+    std::vector<KernelActivity> records;
+    std::uint64_t t = 1'000;
+    for (std::uint32_t id = 30; id < 30 + 3 * 10; id += 10) {
+        for (const std::uint32_t c : {id, id + 1, id + 2, id + 3}) calls.push_back(c);
+        ends.push_back(calls.size());
+        untimed.push_back(1);
+        records.push_back(work(t, t + 40'000, id));            // the memset
+        records.push_back(work(t + 40'000, t + 90'000, id + 2));  // the read-back kernel
+        calls.push_back(id + 4);
+        calls.push_back(id + 5);
+        ends.push_back(calls.size());
+        untimed.push_back(0);
+        records.push_back(work(t + 90'000, t + 92'944, id + 4));  // the spin starts as the flush ends
+        t += 100'000;
+    }
+    const split::Split all = split::split_iterations(records, calls, ends, on_timed);
+    BOOST_TEST(all.busy_ns == (std::vector<std::uint64_t>{90'000, 2'944, 90'000, 2'944, 90'000, 2'944}),
+               boost::test_tools::per_element());
+    const split::Split timed_calls = split::timed_only(all, untimed);
+    BOOST_TEST(timed_calls.busy_ns == (std::vector<std::uint64_t>{2'944, 2'944, 2'944}), boost::test_tools::per_element());
+    BOOST_TEST(timed_calls.counted == (std::vector<std::size_t>{1, 1, 1}), boost::test_tools::per_element());
+    BOOST_TEST(timed_calls.elsewhere.size() == 3u);
+    BOOST_TEST(timed_calls.unrecorded == (std::vector<std::size_t>{0, 0, 0}), boost::test_tools::per_element());
+}
+
+// Without its flush closed as an iteration of its own, the call would count the flush: the reason for end_untimed().
+BOOST_AUTO_TEST_CASE(a_flush_in_the_calls_own_range_would_be_counted) {
+    const std::vector<std::uint32_t> calls{30, 32, 34};
+    const std::vector<std::size_t> ends{3};
+    const std::vector<KernelActivity> records{work(0, 40'000, 30), work(40'000, 90'000, 32), work(90'000, 92'944, 34)};
+    const split::Split s = split::split_iterations(records, calls, ends, on_timed);
+    BOOST_TEST(s.busy_ns[0] == 92'944u);
+}
+
+BOOST_AUTO_TEST_CASE(launch_calls_without_a_record_are_counted_in_their_own_iteration) {
+    // Iterations: calls {10, 11}, {20}, {30, 31}; 11 and 31 are driver calls inside a runtime call (no record of
+    // their own: not expected). The record of 20 never came, nor that of 40, a call of no iteration's.
+    const std::vector<std::uint32_t> calls{10, 11, 20, 30, 31};
+    const std::vector<std::size_t> ends{2, 3, 5};
+    const std::vector<std::uint32_t> expected{10, 20, 30, 40};
+    const std::unordered_set<std::uint32_t> recorded{10, 30};
+    split::Split s = split::split_iterations({}, calls, ends, on_timed);
+    split::note_unrecorded(s, calls, ends, expected, recorded);
+    BOOST_TEST(s.unrecorded == (std::vector<std::size_t>{0, 1, 0}), boost::test_tools::per_element());
+    const std::vector<std::uint8_t> untimed{0, 1, 0};
+    BOOST_TEST(split::timed_only(s, untimed).unrecorded == (std::vector<std::size_t>{0, 0}),
+               boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(a_batch_with_empty_iterations_is_reported_as_kernel_no_activity_with_the_count) {
     const std::vector<KernelActivity> ran_elsewhere{work(100, 200, 10, other)};
     gpuchrono::IterationRecordsSeen seen;
-    seen.where = "enqueued on the benchmark's stream (CUPTI stream 7, device 0)";
+    seen.where = "enqueued on the timed stream (CUPTI stream 7, device 0)";
     seen.iterations = 256;
     seen.empty = 3;
     seen.with_elsewhere = 3;

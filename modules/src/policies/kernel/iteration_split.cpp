@@ -61,7 +61,35 @@ Split split_iterations(std::span<const KernelActivity> records, std::span<const 
         out.busy_ns[i] = cupti::busy_ns(counted[i]);
         out.counted[i] = counted[i].size();
     }
+    out.unrecorded.assign(n, 0);
     return out;
+}
+
+void note_unrecorded(Split& split, std::span<const std::uint32_t> calls, std::span<const std::size_t> ends,
+                     std::span<const std::uint32_t> expected, const std::unordered_set<std::uint32_t>& recorded) {
+    split.unrecorded.assign(ends.size(), 0);
+    std::unordered_map<std::uint32_t, std::size_t> own;
+    own.reserve(calls.size());
+    for (std::size_t i = 0, c = 0; i < ends.size(); ++i)
+        for (; c < std::min(ends[i], calls.size()); ++c) own.emplace(calls[c], i);
+    for (const std::uint32_t id : expected) {
+        if (recorded.count(id)) continue;
+        if (const auto mine = own.find(id); mine != own.end()) ++split.unrecorded[mine->second];
+    }
+}
+
+Split timed_only(Split all, std::span<const std::uint8_t> untimed) {
+    const std::size_t n = all.busy_ns.size();
+    all.unrecorded.resize(n, 0);
+    Split kept;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i < untimed.size() && untimed[i] != 0) continue;
+        kept.busy_ns.push_back(all.busy_ns[i]);
+        kept.counted.push_back(all.counted[i]);
+        kept.elsewhere.push_back(std::move(all.elsewhere[i]));
+        kept.unrecorded.push_back(all.unrecorded[i]);
+    }
+    return kept;
 }
 
 }  // namespace gpuchrono::iteration_split

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_set>
 #include <vector>
 
 namespace gpuchrono::iteration_split {
@@ -37,6 +38,7 @@ struct Split {
     std::vector<std::uint64_t> busy_ns;     // per iteration: the busy time (union) of its counted records; 0 if none
     std::vector<std::size_t> counted;       // per iteration: how many records it counted
     std::vector<std::vector<KernelActivity>> elsewhere;  // per iteration: its own work that ran elsewhere, not counted
+    std::vector<std::size_t> unrecorded;    // per iteration: its launch calls whose record never came (note_unrecorded)
 };
 
 // `calls`: the thread's launch calls' correlation ids in call order; iteration i made calls[ends[i-1]..ends[i])
@@ -44,5 +46,17 @@ struct Split {
 // stream; nullopt for thread mode. The library's stream marks are never counted. O(records + calls).
 Split split_iterations(std::span<const KernelActivity> records, std::span<const std::uint32_t> calls,
                        std::span<const std::size_t> ends, std::optional<TimedStream> stream);
+
+// Fills split.unrecorded: per iteration, how many of its calls that must have a record of their own (`expected`, a
+// subset of `calls`) have none among `recorded`, the correlation ids of the records that came. Such an iteration may
+// read short (its record was dropped or late), while one that counted nothing and misses nothing launched nothing.
+void note_unrecorded(Split& split, std::span<const std::uint32_t> calls, std::span<const std::size_t> ends,
+                     std::span<const std::uint32_t> expected, const std::unordered_set<std::uint32_t>& recorded);
+
+// The iterations the caller times, in order: those whose `untimed` flag is 0. An untimed iteration holds work that
+// must run before a timed one but not count in it (measure()'s L2 flush before each cold-cache call): closing it
+// as an iteration of its own keeps its records out of the next one's range, and dropping it here keeps it out of
+// the times and the findings.
+Split timed_only(Split all, std::span<const std::uint8_t> untimed);
 
 }  // namespace gpuchrono::iteration_split

@@ -12,7 +12,9 @@
 // call of the thread), one wait and one flush at the end. Per iteration: end_iteration(), which notes how many
 // launch calls the thread has made so far; no mark, no event, no allocation. The records are told apart by
 // correlation ids (iteration_split.hpp): stream mode counts the work enqueued on the timed stream within the
-// iteration's range of calls, thread mode the work of the iteration's own launch calls on any stream.
+// iteration's range of calls, thread mode the work of the iteration's own launch calls on any stream. On the legacy
+// default stream, which CUPTI names only once it has run something, stream mode places one mark kernel per batch
+// (never counted) and learns the stream's id from its record.
 #pragma once
 
 #include <gpuchrono/core/finding.hpp>
@@ -23,6 +25,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gpuchrono {
@@ -31,7 +34,12 @@ class IterationBatch {
 public:
     // Holds CUPTI and turns its launch callbacks on (both modes need them). Throws TimerError when CUPTI is
     // unavailable (the reason as KernelPolicy::unavailable_reason() gives it) or the stream is being captured.
-    IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity);
+    // `caller` is who the messages say failed: "the Google Benchmark bridge" ("gpuchrono: the Google Benchmark bridge
+    // needs CUPTI: ..."), or a name that begins with gpuchrono and so begins them itself ("gpuchrono::measure(\"x\")").
+    // `reads_gpu_state`: whether read() asks NVML for other processes on the device (other-processes-on-device, at
+    // most every 250 ms); false for a caller that reads the GPU's state itself, as measure() does.
+    IterationBatch(cudaStream_t stream, KernelPolicy::Count count, std::size_t capacity,
+                   std::string caller = "the Google Benchmark bridge", bool reads_gpu_state = true);
     ~IterationBatch();
     IterationBatch(const IterationBatch&) = delete;
     IterationBatch& operator=(const IterationBatch&) = delete;
@@ -39,10 +47,17 @@ public:
     // Opens a batch; the iterations follow, each closed by end_iteration(), then read().
     void begin();
     void end_iteration() noexcept;
+    // Closes an iteration whose work must run but not be timed (measure()'s L2 flush before a cold-cache call): its
+    // records stay out of the next iteration, and read() leaves it out of the times and the findings.
+    void end_untimed() noexcept;
 
     struct Times {
         std::vector<double> ns;           // per iteration: the busy time of its records
         std::vector<bool> warned;         // per iteration: whether a warning-level finding concerns it
+        std::vector<std::size_t> counted;  // per iteration: how many records it counted (0: no work was counted)
+        // per iteration: its launch calls whose record never came (CUPTI dropped it, or it was late): its time may
+        // miss that work
+        std::vector<std::size_t> unrecorded;
         // What was found, once per code: kernel-no-activity (an iteration counted no work; the message says how many
         // and where the work went), kernel-activity-elsewhere, kernel-records-dropped, kernel-records-late,
         // other-processes-on-device.
