@@ -119,7 +119,6 @@ BOOST_AUTO_TEST_CASE(a_cold_first_launch_is_a_cold_start_not_a_stream_mistake) {
     BOOST_TEST(contains(cold->fix, "CUDA_MODULE_LOADING=EAGER"), cold->fix);
     BOOST_TEST(contains(cold->fix, "launch each kernel once before timing it"), cold->fix);
     BOOST_TEST(cold->evidence_or("host_time_ns", 0) == 17e6);
-    BOOST_TEST(cold->evidence_or("idle_at_stop", -1) == 1);
     BOOST_TEST(!gpuchrono::check_timed_stream_idle(o).has_value(), "its advice (pass the work's stream) would be wrong");
     // A later scope at the same line, eager loading, unknown loading, a few microseconds of host time (no module
     // load is that short), or busy at stop: not a cold launch, and the stream findings speak as before.
@@ -135,51 +134,13 @@ BOOST_AUTO_TEST_CASE(a_cold_first_launch_is_a_cold_start_not_a_stream_mistake) {
         BOOST_TEST(!gpuchrono::check_cold_first_scope(other).has_value());
         BOOST_TEST(gpuchrono::check_timed_stream_idle(other).has_value());
     }
-}
-
-BOOST_AUTO_TEST_CASE(a_cold_first_launch_whose_work_outlasts_the_stop_is_a_cold_start_too) {
-    // The first scope at a line, lazy loading: 130 us of host time (the module load) before a 20 us kernel that
-    // was still running when the stop was recorded; 150 us read.
-    auto o = observed(true, false, Duration::from_us(130), Duration::from_us(150));
-    o.first_at_call_site = true;
-    o.loading = gpuchrono::ModuleLoading::lazy;
-    const auto cold = gpuchrono::check_cold_first_scope(o);
-    BOOST_REQUIRE(cold.has_value());
-    BOOST_TEST(cold->code == "cold-first-sample");
-    BOOST_TEST(contains(cold->message, "before the work can start"), cold->message);
-    BOOST_TEST(cold->evidence_or("interval_ns", 0) == 150e3);
-    BOOST_TEST(cold->evidence_or("idle_at_stop", -1) == 0);
-    BOOST_TEST(!gpuchrono::check_host_time_in_interval(o).has_value(), "one cause, said once");
-    BOOST_TEST(!gpuchrono::check_timed_stream_idle(o).has_value());
-    // At the share threshold it is cold; just under it, neither finding speaks (the work, not the host, made most
-    // of the interval).
-    auto at_half = observed(true, false, Duration::from_us(50), Duration::from_us(100));
-    at_half.first_at_call_site = true;
-    at_half.loading = gpuchrono::ModuleLoading::lazy;
-    BOOST_TEST(gpuchrono::check_cold_first_scope(at_half).has_value());
-    auto under_half = at_half;
-    under_half.host_time = Duration::from_us(49.9);
-    BOOST_TEST(!gpuchrono::check_cold_first_scope(under_half).has_value());
-    BOOST_TEST(!gpuchrono::check_host_time_in_interval(under_half).has_value());
-    // Without the interval (a lazy scope before its first read) a busy stop cannot be judged yet.
-    auto unread = o;
-    unread.interval.reset();
-    BOOST_TEST(!gpuchrono::check_cold_first_scope(unread).has_value());
-    // A later scope at the line, eager or unknown loading, or under 20 us of host time: host time as before.
-    auto later = o;
-    later.first_at_call_site = false;
-    auto eager = o;
-    eager.loading = gpuchrono::ModuleLoading::eager;
-    auto unknown = o;
-    unknown.loading = gpuchrono::ModuleLoading::unknown;
-    for (const auto& other : {later, eager, unknown}) {
-        BOOST_TEST(!gpuchrono::check_cold_first_scope(other).has_value());
-        BOOST_TEST(gpuchrono::check_host_time_in_interval(other).has_value());
-    }
-    auto short_host = observed(true, false, Duration::from_us(19), Duration::from_us(25));
-    short_host.first_at_call_site = true;
-    short_host.loading = gpuchrono::ModuleLoading::lazy;
-    BOOST_TEST(!gpuchrono::check_cold_first_scope(short_host).has_value());
+    // Busy at stop: the host time finding speaks, which names lazy loading. A busy-stop rule for the first scope
+    // was tried and given back: on an H100 it called 50 ms of deliberate host work before a warmed kernel a
+    // module load, since nothing an event pair observes tells the two apart.
+    auto busy_at_stop = o;
+    busy_at_stop.idle_at_stop = false;
+    BOOST_TEST(!gpuchrono::check_cold_first_scope(busy_at_stop).has_value());
+    BOOST_TEST(gpuchrono::check_host_time_in_interval(busy_at_stop).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_host_sync_scopes_cold_first_launch_is_a_cold_start) {

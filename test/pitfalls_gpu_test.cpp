@@ -128,16 +128,12 @@ void check_idle_start_findings(const Measurement& m, const HostBracket& host, Du
     const Duration interval = m.duration();  // resolves: the interval findings are attached now
     BOOST_TEST_MESSAGE("    host time between the records: at least " << host.at_least << ", at most " << host.at_most
                                                                         << ", of a " << interval << " interval");
-    // The first scope at a line (lazy loading) reads as a cold launch: in place of timed-stream-idle when the
-    // stream was idle at both ends, of the host-time finding when the work still ran at the stop.
-    const Finding* cold = find(m, gpuchrono::codes::cold_first_sample);
-    const bool cold_idle_at_stop = cold && cold->evidence_or("idle_at_stop", -1) == 1;
+    // The first scope at a line that finds the stream idle at both ends reads as a cold launch (lazy loading).
     const Finding* idle = find(m, gpuchrono::codes::timed_stream_idle);
-    if (!idle && cold_idle_at_stop) idle = cold;
+    if (!idle) idle = find(m, gpuchrono::codes::cold_first_sample);
     if (host.at_most < work) BOOST_TEST(!idle, "the kernel cannot have ended before the stop");
     if (idle) BOOST_TEST(idle->evidence_or("host_time_ns", 0) >= work.ns());
     const Finding* f = find(m, gpuchrono::codes::host_time_in_event_interval);
-    if (!f && cold && !cold_idle_at_stop) f = cold;
     if (!idle && host_time_rule_fires(host.at_least, interval))
         BOOST_TEST(f != nullptr, "the host took at least " << host.at_least << " of " << interval);
     if (!host_time_rule_fires(host.at_most, interval))
@@ -337,9 +333,17 @@ BOOST_AUTO_TEST_CASE(events_on_another_stream_than_the_work_are_reported) {
     prime_timer(stream);  // nothing of the library's own may be left on the timed stream at the stop
     // A 100 ms kernel: far longer than any launch, slowed or not, so "not in the interval" is unambiguous.
     const Duration work = Duration::from_ms(100);
-    gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
-    kernels::launch_spin(work, other.stream);
-    const Measurement m = t.stop();
+    // Two scopes at one line, the second judged: the first scope at a line that finds the stream idle at both ends
+    // after 20 us of host time reads as a cold launch under lazy loading (catalog row 4; on an H100 this launch
+    // call once took 24 us), and the pitfall is what every later scope there shows.
+    std::vector<Measurement> taken;
+    for (int i = 0; i < 2; ++i) {
+        gpuchrono::ScopedTimer<gpuchrono::EventPolicy> t(stream);
+        kernels::launch_spin(work, other.stream);
+        taken.push_back(t.stop());
+        if (i == 0) sync(other.stream);
+    }
+    const Measurement& m = taken.back();
     show("event on stream A, 100 ms spin on stream B", m);
     const Finding* idle = find(m, gpuchrono::codes::timed_stream_idle);
     BOOST_REQUIRE(idle != nullptr);

@@ -9,36 +9,24 @@
 namespace gpuchrono {
 
 namespace {
-// Host time makes up at least host_share_threshold of a known interval.
-bool host_time_dominates(const EventIntervalObservation& o) {
-    return o.interval && o.interval->ns() > 0 && o.interval->is_finite() &&
-           o.host_time.ns() >= host_share_threshold * o.interval->ns();
-}
-
 bool looks_cold(const EventIntervalObservation& o) {
-    return o.idle_at_start && o.first_at_call_site && o.loading == ModuleLoading::lazy && o.host_time >= host_time_floor &&
-           (o.idle_at_stop || host_time_dominates(o));
+    return o.idle_at_start && o.idle_at_stop && o.first_at_call_site && o.loading == ModuleLoading::lazy &&
+           o.host_time >= host_time_floor;
 }
 }  // namespace
 
 std::optional<Finding> check_cold_first_scope(const EventIntervalObservation& o) {
     if (!looks_cold(o)) return std::nullopt;
-    std::vector<Evidence> evidence{{"host_time_ns", o.host_time.ns()}, {"idle_at_stop", o.idle_at_stop ? 1.0 : 0.0}};
-    std::string message = o.idle_at_stop ? "the first scope timed at this line found the stream idle at its start and at its stop, " +
-                                               to_string(o.host_time) + " later on the host"
-                                         : "the first scope timed at this line found the stream idle at its start, and "
-                                           "the host spent " + to_string(o.host_time) + " before recording the stop";
+    std::vector<Evidence> evidence{{"host_time_ns", o.host_time.ns()}};
+    std::string message = "the first scope timed at this line found the stream idle at its start and at its stop, " +
+                          to_string(o.host_time) + " later on the host";
     if (o.interval) {
         message += " (an event interval of " + to_string(*o.interval) + ")";
         evidence.push_back({"interval_ns", o.interval->ns()});
     }
-    message += o.idle_at_stop
-                   ? ": with lazy module loading on, the first launch of each kernel in a process loads its module on "
-                     "the host (171-430 us on an H100), and the short work it launched ended before the stop was "
-                     "recorded; the interval is that load, and later scopes here do not pay it"
-                   : ": with lazy module loading on, the first launch of each kernel in a process loads its module on "
-                     "the host (171-430 us on an H100) before the work can start; most of the interval is that load, "
-                     "and later scopes here do not pay it";
+    message += ": with lazy module loading on, the first launch of each kernel in a process loads its module on the "
+               "host (171-430 us on an H100), and the short work it launched ended before the stop was recorded; "
+               "the interval is that load, and later scopes here do not pay it";
     return make_finding(codes::cold_first_sample, std::move(message), std::move(evidence),
                         "launch each kernel once before timing it, or set CUDA_MODULE_LOADING=EAGER so that modules "
                         "load when the context is created");
@@ -61,7 +49,7 @@ std::optional<Finding> check_timed_stream_idle(const EventIntervalObservation& o
 }
 
 std::optional<Finding> check_host_time_in_interval(const EventIntervalObservation& o) {
-    if (!o.idle_at_start || o.idle_at_stop || !o.interval || looks_cold(o)) return std::nullopt;
+    if (!o.idle_at_start || o.idle_at_stop || !o.interval) return std::nullopt;
     const Duration interval = *o.interval;
     if (!(interval.ns() > 0) || !interval.is_finite()) return std::nullopt;
     if (o.host_time < host_time_floor || o.host_time.ns() < host_share_threshold * interval.ns()) return std::nullopt;

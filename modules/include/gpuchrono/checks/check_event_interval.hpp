@@ -33,15 +33,13 @@ struct EventIntervalObservation {
 inline constexpr double host_share_threshold = 0.5;
 inline constexpr Duration host_time_floor = Duration::from_us(20);
 
-// The first scope at a call site found the stream idle at start, with host time of at least host_time_floor
-// before the stop record, and module loading is lazy: its launch most likely loaded the kernel's module (171-430
-// us on an H100; the pitfall the README's first sample showed). Idle at stop too: the short work then ended before
-// the stop. Busy at stop: the work started after the load, and the host time is at least host_share_threshold of
-// the interval (needs o.interval). That is a cold start, reported as cold-first-sample with its fix, in place of
-// timed-stream-idle, whose advice (pass the work's stream) would be wrong, and of host-time-in-event-interval,
-// whose advice (start the timer after the host work) misses the load. Needs o.loading asked. No event-pair
-// observation tells a module load from other host work with certainty; a later scope at the same line gets the
-// stream findings as before.
+// The first scope at a call site found the stream idle at start and at stop, with host time of at least
+// host_time_floor between, and module loading is lazy: its launch most likely loaded the kernel's module (171-430
+// us on an H100; the pitfall the README's first sample showed) and the short work then ended before the stop.
+// That is a cold start, reported as cold-first-sample with its fix, in place of timed-stream-idle, whose advice
+// (pass the work's stream) would be wrong. Needs o.loading asked. No event-pair observation tells a module load
+// from other host work with certainty; a later scope at the same line that still finds the stream idle gets
+// timed-stream-idle.
 std::optional<Finding> check_cold_first_scope(const EventIntervalObservation& o);
 
 // Idle at start and at stop: the interval is host-paced (the work went to another stream, or had finished
@@ -50,7 +48,7 @@ std::optional<Finding> check_timed_stream_idle(const EventIntervalObservation& o
 
 // Idle at start, busy at stop, and host time is most of the interval: the start was recorded before host work
 // (or before launches that took long). Needs o.interval; says nothing without it. Never fires together with
-// check_timed_stream_idle, nor where check_cold_first_scope does.
+// check_timed_stream_idle.
 std::optional<Finding> check_host_time_in_interval(const EventIntervalObservation& o);
 
 }  // namespace gpuchrono

@@ -45,8 +45,6 @@ Findings interval_findings(EventIntervalObservation o, std::optional<Duration> f
         if (auto f = check_event_floor(*o.interval, *floor)) found.push_back(std::move(*f));
     if (o.idle_at_start && !o.idle_at_stop && o.host_time >= host_time_floor) {
         o.loading = module_loading_mode();
-        // A busy stop's cold start needs the interval, so it is decided here (an idle stop's, at the stop).
-        if (auto f = check_cold_first_scope(o)) found.push_back(std::move(*f));
         if (auto f = check_host_time_in_interval(o)) found.push_back(std::move(*f));
     }
     return found;
@@ -315,7 +313,8 @@ Measurement EventPolicy::stop_at(const CallSite& site) {
     // the host time is large enough to be a module load.
     if (idle_at_start_ && !capturing) {
         observed.first_at_call_site = first_idle_scope_at(site);
-        if (observed.first_at_call_site && observed.host_time >= host_time_floor) observed.loading = module_loading_mode();
+        if (observed.first_at_call_site && observed.idle_at_stop && observed.host_time >= host_time_floor)
+            observed.loading = module_loading_mode();
     }
     // The device's first-use work comes now (see
     // start()): the GPU-state read, the floor (eager mode only: after the wait, on an idle stream, as at a start),
@@ -354,8 +353,7 @@ Measurement EventPolicy::stop_at(const CallSite& site) {
     if (auto f = check_device_changed(device_at_start_, device_at_stop, device_, name)) found.push_back(std::move(*f));
     const std::optional<Duration> floor = known_event_pair_floor(device_);
     if (!options_.wait_at_stop) {
-        if (observed.idle_at_stop)
-            if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
+        if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
         if (auto f = check_timed_stream_idle(observed)) found.push_back(std::move(*f));
         Measurement m = Measurement::pending(
             name, std::make_shared<PendingEventInterval>(std::move(start_), std::move(stop_), observed, floor, site),
@@ -364,8 +362,7 @@ Measurement EventPolicy::stop_at(const CallSite& site) {
         return m;
     }
     if (!observed.interval) observed.interval = elapsed(start_, stop_);
-    if (observed.idle_at_stop)
-        if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
+    if (auto f = check_cold_first_scope(observed)) found.push_back(std::move(*f));
     if (auto f = check_timed_stream_idle(observed)) found.push_back(std::move(*f));
     Findings with_interval = interval_findings(observed, floor);
     found.insert(found.end(), with_interval.begin(), with_interval.end());
