@@ -126,8 +126,7 @@ BOOST_AUTO_TEST_CASE(kernels_whose_blocks_fit_on_separate_sms_run_beside_the_sco
     BOOST_TEST(with_copy[0].blocks == 0u);
     BOOST_TEST(!cupti::fits_beside(mine, with_copy, 132));  // a copy draws on the scope's memory
     BOOST_TEST((gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_beside)->severity == gpuchrono::Severity::info));
-    // Info too: the records do not say whether the shared SM lengthened the scope's kernel (a spin is not).
-    BOOST_TEST((gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_overlapped)->severity == gpuchrono::Severity::info));
+    BOOST_TEST((gpuchrono::find_finding_kind(gpuchrono::codes::concurrent_work_overlapped)->severity == gpuchrono::Severity::warning));
 }
 
 namespace {
@@ -178,6 +177,8 @@ BOOST_AUTO_TEST_CASE(work_sharing_the_sms_for_long_enough_may_stretch_the_readin
     BOOST_TEST(w.busy_ns == 50'000u);
     BOOST_TEST(!w.fits);
     BOOST_TEST(w.may_stretch());
+    BOOST_TEST(w.scope_wide);  // 264 blocks on 132 SMs
+    BOOST_TEST(w.stretches());
     // A copy beside a one-block kernel shares its memory: the blocks alone do not make it fit.
     KernelActivity copy = record("memcpy DtoD", 100'000, 160'000, 12, 9);
     copy.kind = ActivityKind::memcpy;
@@ -186,6 +187,28 @@ BOOST_AUTO_TEST_CASE(work_sharing_the_sms_for_long_enough_may_stretch_the_readin
     // An SM count that cannot be read: the worse is said.
     const std::vector<KernelActivity> small = {kernel_of("small", 100'000, 150'000, 13, 1, 9)};
     BOOST_TEST(cupti::work_beside(one_block, small, 0).may_stretch());
+}
+
+// Only a wide scope's reading is stretched by sharing for certain: a narrow kernel on a shared SM is slowed or not
+// by what it does there (a spin waits on the clock, an FMA kernel shares the issue slots).
+BOOST_AUTO_TEST_CASE(sharing_stretches_a_wide_scope_and_may_or_may_not_a_narrow_one) {
+    const std::vector<KernelActivity> full = {kernel_of("full device", 100'000, 150'000, 20, 132, 9)};
+    const std::vector<KernelActivity> one_block = {kernel_of("one block", 100'000, 150'000, 21, 1, 7)};
+    const std::vector<KernelActivity> at_an_eighth = {kernel_of("sixteen blocks", 100'000, 150'000, 22, 16, 7)};
+    const std::vector<KernelActivity> past_an_eighth = {kernel_of("seventeen blocks", 100'000, 150'000, 23, 17, 7)};
+    BOOST_TEST(!cupti::wide_work(one_block, 132));
+    BOOST_TEST(!cupti::wide_work(at_an_eighth, 132));  // 132 / 8 = 16 blocks
+    BOOST_TEST(cupti::wide_work(past_an_eighth, 132));
+    BOOST_TEST(cupti::wide_work(full, 132));
+    BOOST_TEST(!cupti::wide_work(full, 0));  // the SM count unknown: no kernel is known to be wide
+    KernelActivity copy = record("memcpy DtoD", 100'000, 160'000, 24, 7);
+    copy.kind = ActivityKind::memcpy;
+    BOOST_TEST(cupti::wide_work(std::vector<KernelActivity>{copy}, 0));  // a copy reaches the device's memory
+    const cupti::WorkBeside narrow = cupti::work_beside(one_block, full, 132);
+    BOOST_TEST(narrow.may_stretch());
+    BOOST_TEST(!narrow.stretches());
+    const cupti::WorkBeside wide = cupti::work_beside(past_an_eighth, full, 132);
+    BOOST_TEST(wide.stretches());
 }
 
 BOOST_AUTO_TEST_CASE(kernels_on_separate_sms_or_a_brief_overlap_are_work_beside_not_a_warning) {

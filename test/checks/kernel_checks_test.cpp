@@ -141,7 +141,8 @@ BOOST_AUTO_TEST_CASE(work_beside_is_overlapped_when_it_may_stretch_the_reading_e
     beside.overlapped_ns = 60'000;
     beside.busy_ns = 100'000;
     beside.fits = false;
-    BOOST_REQUIRE(beside.may_stretch());
+    beside.scope_wide = true;
+    BOOST_REQUIRE(beside.stretches());
     const std::optional<Finding> overlapped = gpuchrono::check_work_beside(beside, 132);
     BOOST_REQUIRE(overlapped.has_value());
     BOOST_TEST(overlapped->code == gpuchrono::codes::concurrent_work_overlapped);
@@ -151,7 +152,16 @@ BOOST_AUTO_TEST_CASE(work_beside_is_overlapped_when_it_may_stretch_the_reading_e
     BOOST_TEST(overlapped->evidence_or("overlapping_activities", -1) == 6.0);
     BOOST_TEST(overlapped->evidence_or("sm_count", -1) == 132.0);
 
+    // The same sharing with a narrow scope: whether its kernel was slowed is not in the records.
+    beside.scope_wide = false;
+    BOOST_REQUIRE(beside.may_stretch());
+    const std::optional<Finding> narrow = gpuchrono::check_work_beside(beside, 132);
+    BOOST_REQUIRE(narrow.has_value());
+    BOOST_TEST(narrow->code == gpuchrono::codes::concurrent_work_beside);
+    BOOST_TEST(contains(narrow->message, "narrow kernels"), narrow->message);
+
     beside.fits = true;
+    beside.scope_wide = true;
     BOOST_REQUIRE(!beside.may_stretch());
     const std::optional<Finding> alongside = gpuchrono::check_work_beside(beside, 132);
     BOOST_REQUIRE(alongside.has_value());

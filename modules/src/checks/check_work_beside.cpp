@@ -26,21 +26,23 @@ std::optional<Finding> check_work_beside(const cupti::WorkBeside& beside, int sm
                                             {"overlapped_ns", static_cast<double>(beside.overlapped_ns)},
                                             {"busy_ns", static_cast<double>(beside.busy_ns)},
                                             {"sm_count", static_cast<double>(sm_count)}};
-    if (beside.may_stretch())
+    if (beside.stretches())
         return make_finding(codes::concurrent_work_overlapped,
-                            how_long + ", sharing its SMs or memory (more blocks than SMs together, kernels on more "
-                                       "than an eighth of the SMs, or a copy): the reading may be up to that much "
-                                       "longer than the work alone: " + list,
+                            how_long + ", sharing the SMs or memory of its wide work (more blocks than SMs together, "
+                                       "kernels on more than an eighth of the SMs, or a copy): the reading may be up "
+                                       "to that much longer than the work alone: " + list,
                             evidence);
     // Kernels whose blocks all had SMs of their own left readings within about 1 us on an H100; an overlap under
-    // the floor cannot lengthen a reading by more than itself.
-    return make_finding(codes::concurrent_work_beside,
-                        how_long + ", " +
-                            (beside.fits ? "their blocks and the scope's fitting on separate SMs (" +
-                                               std::to_string(sm_count) + "), theirs on at most an eighth, with no copy"
-                                         : "too briefly to lengthen the reading by more than that") +
-                            ": " + list,
-                        evidence);
+    // the floor cannot lengthen a reading by more than itself; a narrow kernel on a shared SM is slowed or not by
+    // what it does there.
+    const std::string why = beside.fits ? "their blocks and the scope's fitting on separate SMs (" +
+                                              std::to_string(sm_count) + "), theirs on at most an eighth, with no copy"
+                            : beside.may_stretch()
+                                ? "sharing SMs with the scope's narrow kernels (on at most an eighth of the SMs), which "
+                                  "a kernel that waits does not feel and one that computes does: the records cannot "
+                                  "say which"
+                                : "too briefly to lengthen the reading by more than that";
+    return make_finding(codes::concurrent_work_beside, how_long + ", " + why + ": " + list, evidence);
 }
 
 }  // namespace gpuchrono

@@ -11,7 +11,7 @@
 namespace gpuchrono {
 
 // The finding for `beside`, the work beside the scope's on a device of `sm_count` SMs; nullopt when nothing
-// overlapped. Overlapped when it may have stretched the reading (beside.may_stretch()), else beside.
+// overlapped. Overlapped when it stretches the reading (beside.stretches()), else beside.
 std::optional<Finding> check_work_beside(const cupti::WorkBeside& beside, int sm_count);
 
 }  // namespace gpuchrono

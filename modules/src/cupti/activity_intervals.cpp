@@ -163,6 +163,15 @@ bool WorkBeside::may_stretch() const noexcept {
            static_cast<double>(overlapped_ns) >= stretch_floor_share * static_cast<double>(busy_ns);
 }
 
+bool wide_work(std::span<const KernelActivity> counted, int sm_count) {
+    std::uint64_t blocks = 0;
+    for (const KernelActivity& r : counted) {
+        if (r.kind != ActivityKind::kernel) return true;
+        blocks += grid_blocks(r);
+    }
+    return sm_count > 0 && blocks > std::max<std::uint64_t>(1, static_cast<std::uint64_t>(sm_count) / most_sms_beside);
+}
+
 WorkBeside work_beside(std::span<const KernelActivity> counted, std::span<const KernelActivity> others, int sm_count) {
     WorkBeside w;
     w.overlaps = overlapping_work(counted, others);
@@ -170,6 +179,7 @@ WorkBeside work_beside(std::span<const KernelActivity> counted, std::span<const 
     w.overlapped_ns = overlapped_ns(counted, others);
     w.busy_ns = busy_ns(counted);
     w.fits = fits_beside(counted, w.overlaps, sm_count);
+    w.scope_wide = wide_work(counted, sm_count);
     return w;
 }
 

@@ -84,12 +84,22 @@ struct WorkBeside {
     std::uint64_t overlapped_ns = 0;  // overlapped_ns()
     std::uint64_t busy_ns = 0;        // the scope's busy time
     bool fits = false;                // fits_beside(): every overlapping activity a kernel on SMs of its own
+    bool scope_wide = false;          // wide_work(counted): the scope's own work reaches the whole device
 
-    // Whether it may have stretched the reading (concurrent-work-overlapped): it shared the scope's
-    // SMs or memory (not `fits`) for at least stretch_floor_ns and stretch_floor_share of the busy time.
-    // Otherwise work that ran beside it is concurrent-work-beside; both are info.
+    // Whether it may have stretched the reading: it shared the scope's SMs or memory (not `fits`) for at least
+    // stretch_floor_ns and stretch_floor_share of the busy time.
     bool may_stretch() const noexcept;
+    // Whether that sharing stretches the reading: only where the scope's own work is wide (scope_wide). A narrow
+    // kernel sharing an SM with others may be slowed or not, by what it does there, which no record says: on an
+    // H100 a one-block spin beside full-device spins never was (0 of 108 readings), a one-block FMA kernel beside
+    // full-device FMA kernels in 76 of 112; a full-device FMA kernel in 122 of 122, a 64 MiB copy in 238 of 241.
+    bool stretches() const noexcept { return may_stretch() && scope_wide; }
 };
+
+// Whether a scope's work reaches the whole device, so that work beside it must take a share of what it uses: a
+// copy or a set (the device's memory), or kernels whose blocks hold more than 1/most_sms_beside of the SMs.
+// `sm_count` <= 0 (unknown): only a copy or a set counts as wide.
+bool wide_work(std::span<const KernelActivity> counted, int sm_count);
 
 WorkBeside work_beside(std::span<const KernelActivity> counted, std::span<const KernelActivity> others, int sm_count);
 

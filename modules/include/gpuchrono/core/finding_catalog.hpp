@@ -213,20 +213,22 @@ inline constexpr FindingKind finding_kinds[] = {
      "finished (flushes included): the activity list and busy time miss that work",
      "time the work again (the records normally arrive within one flush); if it recurs, report the CUDA driver "
      "and CUPTI versions"},
-    {codes::concurrent_work_overlapped, Severity::info, 9,
-     "kernels or copies of other streams shared the scope's SMs or memory (their blocks and the scope's more than the "
-     "SMs, kernels on more than an eighth of the SMs, or a copy) while its work ran, for at least 500 ns and 1% of "
-     "its busy time: the reading can be longer "
-     "than the work alone by up to that time (110 us alone vs 1113 us beside another stream on an H100). Info: the "
-     "records do not say what a kernel does on the SM it shares (a spin beside a full device is not lengthened, a "
-     "computing kernel is), so whether this reading was stretched is not known",
+    {codes::concurrent_work_overlapped, Severity::warning, 9,
+     "kernels or copies of other streams shared the SMs or memory of the scope's wide work (a copy or a set, or "
+     "kernels on more than an eighth of the SMs; their blocks and the scope's more than the SMs, kernels on more than "
+     "an eighth of the SMs, or a copy) while it ran, for at least 500 ns and 1% of its busy time: the reading can be "
+     "longer than the work alone by up to that time (110 us alone vs 1113 us beside another stream on an H100; a "
+     "full-device kernel or a 64 MiB copy so shared was stretched in 360 of 363 readings)",
      "time on an otherwise idle GPU, or synchronize the other streams before the timed scope"},
     {codes::concurrent_work_beside, Severity::info, 9,
      "kernels or copies of other streams ran on the device while the scope's work ran, but every block of the kernels "
      "had an SM of its own, they held at most an eighth of the SMs and no copy ran (the reading is then the work's "
      "own within about 1 us: 4 threads of 20 us "
      "one-block spins on an H100 read 0.5-1 us longer in 12% of such readings), or they ran beside it for under "
-     "500 ns or 1% of its busy time, the most that work beside a scope can lengthen its reading by",
+     "500 ns or 1% of its busy time, the most that work beside a scope can lengthen its reading by, or the scope's "
+     "work was narrow (kernels on at most an eighth of the SMs), so whether sharing an SM slowed it depends on what "
+     "it does there, which no record says (on an H100 a one-block spin beside full-device spins was never stretched, "
+     "a one-block FMA kernel beside full-device FMA kernels in 76 of 112 readings)",
      "nothing needed for most purposes; for the last microsecond, time on an otherwise idle GPU"},
     {codes::gpu_idle_before, Severity::info, 0,
      "the device had run none of the process's work for 100 us or more before the scope's first activity started "
