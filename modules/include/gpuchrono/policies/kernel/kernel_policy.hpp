@@ -34,9 +34,9 @@
 // Findings (finding_catalog.hpp): kernel-no-activity, kernel-activity-elsewhere (info), kernel-records-dropped,
 // kernel-records-late (a launch call's record, or in stream mode a mark's, had not arrived 200 ms after its work
 // finished, and CUPTI's drop count did not explain it),
-// concurrent-work-overlapped (info: work of other streams that shared the SMs or memory of the scope's kernels for
-// at least 500 ns and 1% of its busy time; other work beside them is concurrent-work-beside: cupti::work_beside,
-// docs/pitfalls-catalog.md #9), gpu-idle-before (info: the scope's first activity started after its device had run none of
+// concurrent-work-overlapped (work of other streams that shared the SMs or memory of the scope's wide work, a copy
+// or kernels on more than an eighth of the SMs, for at least 500 ns and 1% of its busy time; other work beside it,
+// or beside narrow kernels, is concurrent-work-beside, info: cupti::work_beside, docs/pitfalls-catalog.md #9), gpu-idle-before (info: the scope's first activity started after its device had run none of
 // the process's work for 100 us or more; such a first kernel ran 0.6-1.7 us longer on an H100; the library's
 // stream marks are not work; idle_gap.hpp), cupti-unavailable.
 // CUPTI (libcupti.so.13, or .12 in a CUDA 12 build) is loaded at run time by the first KernelPolicy constructed (see
