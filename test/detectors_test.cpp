@@ -43,6 +43,19 @@ gpuchrono::EventIntervalObservation observed(bool idle_start, bool idle_stop, Du
     return o;
 }
 
+// The same first scope as a later one at its line, under eager loading and under unknown loading: none of them
+// may be called a module load.
+template <class Observation>
+std::vector<Observation> not_first_or_not_lazy(const Observation& o) {
+    auto later = o;
+    later.first_at_call_site = false;
+    auto eager = o;
+    eager.loading = gpuchrono::ModuleLoading::eager;
+    auto unknown = o;
+    unknown.loading = gpuchrono::ModuleLoading::unknown;
+    return {later, eager, unknown};
+}
+
 BlockSample sample(std::uint32_t block, std::uint64_t start_ns, std::uint64_t stop_ns, std::uint32_t sm = 0) {
     BlockSample s;
     s.block = block;
@@ -122,15 +135,11 @@ BOOST_AUTO_TEST_CASE(a_cold_first_launch_is_a_cold_start_not_a_stream_mistake) {
     BOOST_TEST(!gpuchrono::check_timed_stream_idle(o).has_value(), "its advice (pass the work's stream) would be wrong");
     // A later scope at the same line, eager loading, unknown loading, a few microseconds of host time (no module
     // load is that short), or busy at stop: not a cold launch, and the stream findings speak as before.
-    auto later = o;
-    later.first_at_call_site = false;
-    auto eager = o;
-    eager.loading = gpuchrono::ModuleLoading::eager;
-    auto unknown = o;
-    unknown.loading = gpuchrono::ModuleLoading::unknown;
+    auto others = not_first_or_not_lazy(o);
     auto short_host = o;
     short_host.host_time = Duration::from_us(9);
-    for (const auto& other : {later, eager, unknown, short_host}) {
+    others.push_back(short_host);
+    for (const auto& other : others) {
         BOOST_TEST(!gpuchrono::check_cold_first_scope(other).has_value());
         BOOST_TEST(gpuchrono::check_timed_stream_idle(other).has_value());
     }
@@ -173,13 +182,7 @@ BOOST_AUTO_TEST_CASE(a_host_sync_scopes_cold_first_launch_is_a_cold_start) {
     under_half.reading = Duration::from_us(40.1);
     BOOST_TEST(!gpuchrono::check_cold_first_synced_scope(under_half).has_value());
     // A later scope at the line, eager or unknown loading: no claim of a load.
-    auto later = o;
-    later.first_at_call_site = false;
-    auto eager = o;
-    eager.loading = gpuchrono::ModuleLoading::eager;
-    auto unknown = o;
-    unknown.loading = gpuchrono::ModuleLoading::unknown;
-    for (const auto& other : {later, eager, unknown}) BOOST_TEST(!gpuchrono::check_cold_first_synced_scope(other).has_value());
+    for (const auto& other : not_first_or_not_lazy(o)) BOOST_TEST(!gpuchrono::check_cold_first_synced_scope(other).has_value());
     // A reading that is not a positive finite time says nothing.
     auto no_reading = o;
     no_reading.reading = Duration::from_ns(0);
