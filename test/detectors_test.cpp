@@ -143,9 +143,8 @@ BOOST_AUTO_TEST_CASE(a_cold_first_launch_is_a_cold_start_not_a_stream_mistake) {
         BOOST_TEST(!gpuchrono::check_cold_first_scope(other).has_value());
         BOOST_TEST(gpuchrono::check_timed_stream_idle(other).has_value());
     }
-    // Busy at stop: the host time finding speaks, which names lazy loading. A busy-stop rule for the first scope
-    // was tried and given back: on an H100 it called 50 ms of deliberate host work before a warmed kernel a
-    // module load, since nothing an event pair observes tells the two apart.
+    // Busy at stop: the host time finding speaks, which names lazy loading. The first scope is not called a cold
+    // launch there: 50 ms of deliberate host work before a warmed kernel looks the same to an event pair.
     auto busy_at_stop = o;
     busy_at_stop.idle_at_stop = false;
     BOOST_TEST(!gpuchrono::check_cold_first_scope(busy_at_stop).has_value());
