@@ -250,9 +250,11 @@ bool in_window(std::uint64_t start) {
 // (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) and are recycled: a used one is cleaned where it comes back
 // (only the bytes CUPTI wrote), on CUPTI's thread or the flush thread. At most spare_buffers wait; more are freed,
 // so the memory held stays that of the most buffers in use at once.
+// Never destroyed: CUPTI's thread may hand a buffer back while the program exits, after static destructors ran,
+// and the spares stay reachable to the end (no leak for a checker that looks at exit).
 constexpr std::size_t spare_buffers = 4;
-std::mutex spare_lock;
-std::vector<std::uint8_t*> spare;
+std::mutex& spare_lock = *new std::mutex;
+std::vector<std::uint8_t*>& spare = *new std::vector<std::uint8_t*>;
 bool recycling = false;  // set once at initialize, before CUPTI asks for a buffer
 
 std::uint8_t* zeroed_buffer() {
