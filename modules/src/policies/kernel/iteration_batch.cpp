@@ -40,10 +40,9 @@ struct IterationBatch::State {
     std::string says;               // what begins a refusal
     bool reads_gpu_state = true;
     // The legacy default stream, whose CUPTI id is known only from a record on it: each batch learns it from a
-    // mark of its own launched on it at begin(), found by the mark's launch calls and token.
+    // mark of its own launched on it at begin(), found by its token (stream_mode::find_mark, as a scope finds its own).
     bool learns_stream = false;
     std::uint32_t mark_token = 0;
-    std::vector<std::uint32_t> mark_calls;
     std::optional<cupti::ActivityStore::Window> window;
     std::uint64_t start_ns = 0;
     std::uint64_t dropped_at_start = 0;
@@ -118,12 +117,10 @@ void IterationBatch::begin() {
     cupti::open_launch_log(&s.log);
     s.logging = true;
     if (s.learns_stream) {
-        // Inside the log: the mark's own launch calls are known, and it is never counted (is_stream_mark).
+        // Inside the log, so that its record is collected with the batch's; it is never counted (is_stream_mark).
         s.mark_token = detail::next_stream_marker_token();
-        const std::size_t before = s.log.correlations.size();
         GPUCHRONO_CUDA_CHECK(detail::launch_stream_marker(s.stream, s.mark_token, false),
                              "launching the mark that names the legacy default stream for " + s.caller);
-        s.mark_calls.assign(s.log.correlations.begin() + static_cast<std::ptrdiff_t>(before), s.log.correlations.end());
     }
 }
 
@@ -203,11 +200,9 @@ const IterationBatch::Times& IterationBatch::read() {
     const std::uint64_t dropped = dropped_so_far();
     std::vector<KernelActivity> records = std::move(got.launched);
     if (s.learns_stream) {
-        const auto mark = std::find_if(records.begin(), records.end(), [&](const KernelActivity& r) {
-            return stream_mode::is_stream_mark(r) && r.block[0] == s.mark_token &&
-                   std::find(s.mark_calls.begin(), s.mark_calls.end(), r.correlation_id) != s.mark_calls.end();
-        });
-        if (mark == records.end()) {
+        const std::optional<KernelActivity> mark =
+            stream_mode::find_mark(records, s.device, stream_mode::stream_from_mark, s.mark_token, false, s.start_ns);
+        if (!mark) {
             s.close();
             throw TimerError(s.says + ": the mark placed on the legacy default stream to tell its work apart left no "
                                       "activity record (" + std::to_string(dropped) + " records dropped), so the "
