@@ -63,8 +63,7 @@ std::optional<Finding> check_cold_first_synced_scope(const SyncedScopeObservatio
                             "loads its module on the host (171-430 us on an H100) before the work can start; the "
                             "reading holds that load, and later scopes here do not pay it",
                         {{"host_time_ns", o.before_stop.ns()}, {"reading_ns", o.reading.ns()}},
-                        "launch each kernel once before timing it, or set CUDA_MODULE_LOADING=EAGER so that modules "
-                        "load when the context is created");
+                        std::string(module_load_fix));
 }
 
 }  // namespace gpuchrono

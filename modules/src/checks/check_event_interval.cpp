@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <gpuchrono/checks/check_cold_start.hpp>
 #include <gpuchrono/checks/check_event_interval.hpp>
 #include <gpuchrono/core/finding_catalog.hpp>
 
@@ -28,8 +29,7 @@ std::optional<Finding> check_cold_first_scope(const EventIntervalObservation& o)
                "host (171-430 us on an H100), and the short work it launched ended before the stop was recorded; "
                "the interval is that load, and later scopes here do not pay it";
     return make_finding(codes::cold_first_sample, std::move(message), std::move(evidence),
-                        "launch each kernel once before timing it, or set CUDA_MODULE_LOADING=EAGER so that modules "
-                        "load when the context is created");
+                        std::string(module_load_fix));
 }
 
 std::optional<Finding> check_timed_stream_idle(const EventIntervalObservation& o) {

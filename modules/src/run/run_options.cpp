@@ -50,6 +50,20 @@ std::string number_text(double v) {
     return buf;
 }
 
+// The items of a comma-separated list, in order, empty ones left out ("csv,,html" is csv and html).
+std::vector<std::string> comma_items(const std::string& list) {
+    std::vector<std::string> items;
+    std::size_t begin = 0;
+    while (begin <= list.size()) {
+        const std::size_t comma = list.find(',', begin);
+        std::string item = list.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+        if (!item.empty()) items.push_back(std::move(item));
+        if (comma == std::string::npos) break;
+        begin = comma + 1;
+    }
+    return items;
+}
+
 // The parts of LeftOut by name, in the order left_out_text writes them.
 constexpr std::pair<const char*, bool LeftOut::*> left_out_parts[] = {
     {"device", &LeftOut::device},     {"memcpy", &LeftOut::memcpy},     {"memset", &LeftOut::memset},
@@ -60,22 +74,15 @@ constexpr std::pair<const char*, bool LeftOut::*> left_out_parts[] = {
 
 LeftOut left_out_from(const std::string& what, const std::string& list) {
     LeftOut l;
-    std::size_t begin = 0;
-    while (begin <= list.size()) {
-        const std::size_t comma = list.find(',', begin);
-        const std::string part = list.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
-        if (!part.empty()) {
-            bool known = false;
-            for (const auto& [name, member] : left_out_parts)
-                if (part == name) l.*member = known = true;
-            if (!known) {
-                std::string names;
-                for (const auto& [name, member] : left_out_parts) names += (names.empty() ? "" : ", ") + std::string(name);
-                throw OptionError(what + " names parts of the recording to leave out (" + names + "), not '" + part + "'");
-            }
+    for (const std::string& part : comma_items(list)) {
+        bool known = false;
+        for (const auto& [name, member] : left_out_parts)
+            if (part == name) l.*member = known = true;
+        if (!known) {
+            std::string names;
+            for (const auto& [name, member] : left_out_parts) names += (names.empty() ? "" : ", ") + std::string(name);
+            throw OptionError(what + " names parts of the recording to leave out (" + names + "), not '" + part + "'");
         }
-        if (comma == std::string::npos) break;
-        begin = comma + 1;
     }
     return l;
 }
@@ -90,17 +97,12 @@ std::string left_out_text(const LeftOut& l) {
 void set_formats(RunOptions& o, const std::string& list) {
     o.csv = o.html = o.perfetto = false;
     o.json = true;
-    std::size_t begin = 0;
-    while (begin <= list.size()) {
-        const std::size_t comma = list.find(',', begin);
-        const std::string f = list.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    for (const std::string& f : comma_items(list)) {
         if (f == "csv") o.csv = true;
         else if (f == "html") o.html = true;
         else if (f == "perfetto" || f == "trace") o.perfetto = true;
-        else if (f != "json" && !f.empty())
+        else if (f != "json")
             throw OptionError("unknown format '" + f + "' (the formats are json, csv, html, perfetto)");
-        if (comma == std::string::npos) break;
-        begin = comma + 1;
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <span>
+#include <string_view>
 
 namespace gpuchrono {
 
@@ -23,6 +24,11 @@ inline constexpr double cold_sample_ratio = 1.5;
 // median of one is just that sample). `loading` names lazy module loading as the likely cause when it is on.
 std::optional<Finding> check_cold_first_sample(std::span<const Duration> in_order,
                                                ModuleLoading loading = ModuleLoading::unknown);
+
+// The fix of a first scope that paid a lazy module load (EventPolicy's and HostSyncPolicy's cold-first-sample).
+inline constexpr std::string_view module_load_fix =
+    "launch each kernel once before timing it, or set CUDA_MODULE_LOADING=EAGER so that modules load when the "
+    "context is created";
 
 // What a HostSyncPolicy scope saw: its stream is drained at the start, so any host time before the stop's wait is
 // in the reading.
